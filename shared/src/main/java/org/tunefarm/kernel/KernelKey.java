@@ -1,0 +1,36 @@
+package org.tunefarm.kernel;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * What a kernel computes: the operation, its shape as named integers, and the element type.
+ * Two keys are equal when they compute the same thing, whatever order the shape was written in.
+ */
+public record KernelKey(String op, Map<String, Integer> shape, String dtype) {
+
+    public KernelKey {
+        Objects.requireNonNull(op, "op");
+        Objects.requireNonNull(dtype, "dtype");
+        shape = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(shape, "shape")));
+    }
+
+    /** A compact, stable text form such as {@code gemm[K=512,M=512,N=512]:fp32}. */
+    public String id() {
+        return op + shape.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(",", "[", "]")) + ":" + dtype;
+    }
+
+    /** The shape as {@code 512x512x512} in the family's dimension order. */
+    public String shapeText(java.util.List<String> order) {
+        return order.stream().map(d -> String.valueOf(shape.get(d))).collect(Collectors.joining("x"));
+    }
+
+    public int dim(String name) {
+        Integer v = shape.get(name);
+        if (v == null) throw new IllegalArgumentException("shape has no dimension '" + name + "'");
+        return v;
+    }
+}

@@ -1,0 +1,279 @@
+package org.tunefarm.space;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+
+/**
+ * A finite space of kernel configurations: ordered parameters with finite domains, and
+ * constraints that select the valid points. A point is addressed by its <em>index</em>, the
+ * mixed-radix number whose digits are the parameters' choices (the first parameter is the most
+ * significant digit), so a space of 10^12 points is never materialised: enumeration, sampling,
+ * neighbourhoods and partitioning all work on indices.
+ */
+public final class SearchSpace {
+
+    private final List<Parameter> parameters;
+    private final List<Constraint> constraints;
+    private final Map<String, Integer> positions = new LinkedHashMap<>();
+    private final long size;
+    /** weight[i] = product of the domain sizes of parameters after i. */
+    private final long[] weights;
+
+    public SearchSpace(List<Parameter> parameters, List<Constraint> constraints) {
+        this.parameters = List.copyOf(parameters);
+        this.constraints = List.copyOf(constraints);
+        if (this.parameters.isEmpty()) throw new IllegalArgumentException("a search space needs at least one parameter");
+        for (int i = 0; i < this.parameters.size(); i++) {
+            if (positions.put(this.parameters.get(i).name(), i) != null) {
+                throw new IllegalArgumentException("parameter '" + this.parameters.get(i).name() + "' is declared twice");
+            }
+        }
+        weights = new long[this.parameters.size()];
+        long w = 1;
+        for (int i = this.parameters.size() - 1; i >= 0; i--) {
+            weights[i] = w;
+            try {
+                w = Math.multiplyExact(w, this.parameters.get(i).size());
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("search space has more than 2^63 points", e);
+            }
+        }
+        size = w;
+    }
+
+    /** Builds a space whose constraints are expressions over the parameter names. */
+    public static SearchSpace of(List<Parameter> parameters, List<String> constraintExpressions) {
+        List<Constraint> cs = new ArrayList<>();
+        for (String e : constraintExpressions) cs.add(Expressions.parse(e, parameters));
+        return new SearchSpace(parameters, cs);
+    }
+
+    public List<Parameter> parameters() { return parameters; }
+
+    public List<Constraint> constraints() { return constraints; }
+
+    /** Number of points, valid or not. */
+    public long size() { return size; }
+
+    public int dimensions() { return parameters.size(); }
+
+    public Parameter parameter(String name) {
+        Integer p = positions.get(name);
+        if (p == null) throw new IllegalArgumentException("unknown parameter '" + name + "'");
+        return parameters.get(p);
+    }
+
+    /** Position of a parameter, or -1. */
+    public int position(String name) {
+        return positions.getOrDefault(name, -1);
+    }
+
+    public int[] choices(long index) {
+        checkIndex(index);
+        int[] c = new int[parameters.size()];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = (int) (index / weights[i]);
+            index %= weights[i];
+        }
+        return c;
+    }
+
+    public long index(int[] choices) {
+        if (choices.length != parameters.size()) throw new IllegalArgumentException("expected " + parameters.size() + " choices");
+        long idx = 0;
+        for (int i = 0; i < choices.length; i++) {
+            if (choices[i] < 0 || choices[i] >= parameters.get(i).size()) {
+                throw new IllegalArgumentException("choice " + choices[i] + " out of range for '" + parameters.get(i).name() + "'");
+            }
+            idx += choices[i] * weights[i];
+        }
+        return idx;
+    }
+
+    public Object value(int[] choices, int parameter) {
+        return parameters.get(parameter).values().get(choices[parameter]);
+    }
+
+    /** The configuration at an index, as parameter name to value in declaration order. */
+    public Map<String, Object> config(long index) {
+        int[] c = choices(index);
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < c.length; i++) m.put(parameters.get(i).name(), value(c, i));
+        return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * The index of a configuration given as name to value. Every parameter must be present with
+     * a value from its domain, and no other name may appear.
+     *
+     * @throws IllegalArgumentException naming the offending parameter
+     */
+    public long index(Map<String, ?> config) {
+        for (String k : config.keySet()) {
+            if (!positions.containsKey(k)) throw new IllegalArgumentException("unknown parameter '" + k + "'");
+        }
+        int[] c = new int[parameters.size()];
+        for (int i = 0; i < c.length; i++) {
+            Parameter p = parameters.get(i);
+            Object v = config.get(p.name());
+            if (v == null) throw new IllegalArgumentException("parameter '" + p.name() + "' is missing");
+            int choice = p.choiceOf(v);
+            if (choice < 0) throw new IllegalArgumentException("parameter '" + p.name() + "': " + v + " is not in its domain " + p.values());
+            c[i] = choice;
+        }
+        return index(c);
+    }
+
+    public boolean isValid(int[] choices) {
+        for (Constraint c : constraints) if (!c.test(choices, this)) return false;
+        return true;
+    }
+
+    public boolean isValid(long index) {
+        return isValid(choices(index));
+    }
+
+    /** The first constraint a point breaks, or null when it is valid. */
+    public Constraint violated(long index) {
+        int[] c = choices(index);
+        for (Constraint k : constraints) if (!k.test(c, this)) return k;
+        return null;
+    }
+
+    /** Lazily iterates the valid indices in [from, to), ascending. */
+    public Iterator<Long> validIndices(long from, long to) {
+        if (from < 0 || to > size || from > to) throw new IllegalArgumentException("range [" + from + ", " + to + ") outside [0, " + size + ")");
+        return new Iterator<>() {
+            long next = advance(from);
+
+            private long advance(long i) {
+                while (i < to && !isValid(i)) i++;
+                return i;
+            }
+
+            @Override public boolean hasNext() { return next < to; }
+
+            @Override public Long next() {
+                if (next >= to) throw new NoSuchElementException();
+                long r = next;
+                next = advance(next + 1);
+                return r;
+            }
+        };
+    }
+
+    public Iterator<Long> validIndices() {
+        return validIndices(0, size);
+    }
+
+    /** Counts the valid points by enumeration; meant for spaces small enough to walk. */
+    public long countValid() {
+        long n = 0;
+        for (Iterator<Long> it = validIndices(); it.hasNext(); it.next()) n++;
+        return n;
+    }
+
+    /**
+     * A uniformly random valid index, by rejection: every point is equally likely to be drawn
+     * and invalid draws are retried. Empty after {@code maxTries} invalid draws (a space whose
+     * valid fraction is tiny should be enumerated instead).
+     */
+    public OptionalLong sample(SplittableRandom random, int maxTries) {
+        for (int t = 0; t < maxTries; t++) {
+            long i = random.nextLong(size);
+            if (isValid(i)) return OptionalLong.of(i);
+        }
+        return OptionalLong.empty();
+    }
+
+    /**
+     * Splits the index range into contiguous ranges that each hold at most {@code batchSize}
+     * valid points, walking the space once. Together the ranges cover every valid point exactly once.
+     */
+    public List<IndexRange> partition(int batchSize) {
+        if (batchSize <= 0) throw new IllegalArgumentException("batchSize must be positive");
+        List<IndexRange> out = new ArrayList<>();
+        long start = 0;
+        int count = 0;
+        for (long i = 0; i < size; i++) {
+            if (!isValid(i)) continue;
+            if (count == batchSize) {
+                out.add(new IndexRange(start, i, count));
+                start = i;
+                count = 0;
+            }
+            count++;
+        }
+        if (count > 0) out.add(new IndexRange(start, size, count));
+        return out;
+    }
+
+    /** The valid points that differ from {@code index} in exactly one parameter by one step. */
+    public List<Long> neighbours(long index) {
+        int[] c = choices(index);
+        List<Long> out = new ArrayList<>();
+        for (int p = 0; p < c.length; p++) {
+            for (int d = -1; d <= 1; d += 2) {
+                int v = c[p] + d;
+                if (v < 0 || v >= parameters.get(p).size()) continue;
+                long n = index + d * weights[p];
+                int old = c[p];
+                c[p] = v;
+                if (isValid(c)) out.add(n);
+                c[p] = old;
+            }
+        }
+        return out;
+    }
+
+    /** A space with the same parameters, restricted to the given values and extra constraints. */
+    public SearchSpace narrow(Map<String, List<Object>> domains, List<String> extraConstraints) {
+        List<Parameter> ps = new ArrayList<>();
+        for (Parameter p : parameters) {
+            List<Object> values = domains.get(p.name());
+            if (values == null) {
+                ps.add(p);
+                continue;
+            }
+            for (Object v : values) {
+                if (p.choiceOf(v) < 0) throw new IllegalArgumentException("space." + p.name() + ": " + v + " is not in its domain " + p.values());
+            }
+            ps.add(new Parameter(p.name(), values.stream().map(v -> p.values().get(p.choiceOf(v))).toList()));
+        }
+        for (String k : domains.keySet()) {
+            if (!positions.containsKey(k)) throw new IllegalArgumentException("space." + k + ": unknown parameter");
+        }
+        List<Constraint> cs = new ArrayList<>();
+        for (Constraint c : constraints) cs.add(Expressions.parse(c.text(), ps));
+        for (String e : extraConstraints) cs.add(Expressions.parse(e, ps));
+        return new SearchSpace(ps, cs);
+    }
+
+    private void checkIndex(long index) {
+        if (index < 0 || index >= size) throw new IllegalArgumentException("index " + index + " outside [0, " + size + ")");
+    }
+
+    @Override public String toString() {
+        return "SearchSpace" + parameters.stream().map(p -> p.name() + p.values()).toList() + " where " + constraints.stream().map(Constraint::text).toList();
+    }
+
+    @Override public boolean equals(Object o) {
+        return o instanceof SearchSpace s && s.parameters.equals(parameters)
+                && s.constraints.stream().map(Constraint::text).toList().equals(constraints.stream().map(Constraint::text).toList());
+    }
+
+    @Override public int hashCode() {
+        return Objects.hash(parameters, constraints.stream().map(Constraint::text).toList());
+    }
+
+    /** A contiguous range of indices [from, to) holding {@code validCount} valid points. */
+    public record IndexRange(long from, long to, int validCount) {}
+}
