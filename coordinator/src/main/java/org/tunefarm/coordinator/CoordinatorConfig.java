@@ -1,0 +1,66 @@
+package org.tunefarm.coordinator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A coordinator's settings, loaded once (from {@code configs/coordinator.yaml} or defaults) and
+ * passed through constructors.
+ *
+ * @param dataDir        where the record log and sweep log live
+ * @param httpHost       REST and dashboard
+ * @param bridgeHost     the TCP event-bus bridge agents connect to
+ * @param token          the farm token every agent frame must carry
+ * @param adminToken     required for REST writes; empty disables the check
+ * @param hazelcastFile  Hazelcast member config (YAML); null uses the built-in loopback default
+ * @param heartbeatMs    agents heartbeat this often; three missed mark them dead
+ */
+public record CoordinatorConfig(Path dataDir, String httpHost, int httpPort, String bridgeHost, int bridgePort,
+                                String token, String adminToken, Path hazelcastFile, long heartbeatMs) {
+
+    public static final String DEFAULT_TOKEN = "tunefarm-dev-token";
+
+    public static CoordinatorConfig defaults() {
+        return new CoordinatorConfig(Path.of("tunefarm-data"), "127.0.0.1", 8080, "127.0.0.1", 7000, DEFAULT_TOKEN, "", null, 1000);
+    }
+
+    public static CoordinatorConfig load(Path yaml) throws IOException {
+        CoordinatorConfig d = defaults();
+        JsonNode n = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(yaml));
+        if (n == null || !n.isObject()) throw new IllegalArgumentException(yaml + ": must be a YAML mapping");
+        Path base = yaml.toAbsolutePath().getParent();
+        JsonNode http = n.path("http");
+        JsonNode bridge = n.path("bridge");
+        return new CoordinatorConfig(
+                n.hasNonNull("dataDir") ? Path.of(n.get("dataDir").asText()) : d.dataDir(),
+                http.path("host").asText(d.httpHost()), http.path("port").asInt(d.httpPort()),
+                bridge.path("host").asText(d.bridgeHost()), bridge.path("port").asInt(d.bridgePort()),
+                n.path("token").asText(d.token()), n.path("adminToken").asText(d.adminToken()),
+                n.hasNonNull("hazelcast") ? base.resolve(n.get("hazelcast").asText()) : null,
+                n.path("heartbeatMs").asLong(d.heartbeatMs()));
+    }
+
+    public CoordinatorConfig withPorts(int http, int bridge) {
+        return new CoordinatorConfig(dataDir, httpHost, http, bridgeHost, bridge, token, adminToken, hazelcastFile, heartbeatMs);
+    }
+
+    public CoordinatorConfig withDataDir(Path dir) {
+        return new CoordinatorConfig(dir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs);
+    }
+
+    public CoordinatorConfig withTokens(String farmToken, String admin) {
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, farmToken, admin, hazelcastFile, heartbeatMs);
+    }
+
+    public CoordinatorConfig withHazelcast(Path file) {
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, file, heartbeatMs);
+    }
+
+    public CoordinatorConfig withHeartbeatMs(long ms) {
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, ms);
+    }
+}

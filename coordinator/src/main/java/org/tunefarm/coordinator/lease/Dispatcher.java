@@ -1,0 +1,220 @@
+package org.tunefarm.coordinator.lease;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import org.tunefarm.coordinator.sweep.Search;
+import org.tunefarm.coordinator.sweep.SweepRun;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Heartbeat;
+import org.tunefarm.protocol.Lease;
+import org.tunefarm.protocol.ProtocolException;
+import org.tunefarm.protocol.Register;
+import org.tunefarm.protocol.Registered;
+import org.tunefarm.protocol.Report;
+import org.tunefarm.protocol.Work;
+
+/**
+ * Hands out work and takes it back: agents pull batches for their device class, results are
+ * matched to the lease they were lent under, and a lease whose deadline passes or whose agent
+ * stops sending heartbeats returns its unreported candidates to the queue. Pure state, no I/O;
+ * one thread (the coordinator's event loop) drives it.
+ */
+public final class Dispatcher {
+
+    /** Told when something a user can see changed, so it can be published. */
+    public interface Listener {
+        default void agentChanged(AgentInfo agent) {}
+
+        default void sweepChanged(SweepRun sweep) {}
+    }
+
+    /** Heartbeats an agent may miss before it is presumed dead. */
+    static final int MISSED_HEARTBEATS = 3;
+    /** How long an idle agent waits before asking again when there is no work. */
+    static final long IDLE_RETRY_MS = 500;
+
+    private final LongSupplier clock;
+    private final long heartbeatMs;
+    private final Listener listener;
+    private final Map<String, AgentInfo> agents = new LinkedHashMap<>();
+    private final Map<String, SweepRun> sweeps = new LinkedHashMap<>();
+    private final Map<String, Held> leases = new HashMap<>();
+    private final Set<String> expired = new HashSet<>();
+
+    /** A lease and the candidates not yet reported under it. */
+    private record Held(Lease lease, Map<Long, Lease.Candidate> open) {}
+
+    public Dispatcher(LongSupplier clock, long heartbeatMs, Listener listener) {
+        this.clock = clock;
+        this.heartbeatMs = heartbeatMs;
+        this.listener = listener;
+    }
+
+    public void add(SweepRun sweep) {
+        sweeps.put(sweep.id(), sweep);
+        listener.sweepChanged(sweep);
+    }
+
+    public SweepRun sweep(String id) {
+        return sweeps.get(id);
+    }
+
+    public Collection<SweepRun> sweeps() {
+        return sweeps.values();
+    }
+
+    public Collection<AgentInfo> agents() {
+        return agents.values();
+    }
+
+    /** A record made durable before a restart. */
+    public void replay(Measurement m) {
+        SweepRun s = sweeps.get(m.sweepId());
+        if (s != null) s.recorded(m);
+    }
+
+    public Registered register(Register r) {
+        if (r.agentId() == null || !r.agentId().matches("[A-Za-z0-9._:-]{1,100}")) throw new ProtocolException("agentId: must be 1-100 characters of [A-Za-z0-9._:-]");
+        if (r.profile() == null) throw new ProtocolException("profile: is required");
+        if (r.families() == null || r.families().isEmpty()) throw new ProtocolException("families: at least one kernel family is required");
+        long now = clock.getAsLong();
+        AgentInfo old = agents.get(r.agentId());
+        if (old != null && old.leaseId() != null) release(old.leaseId()); // it restarted: what it held is lost
+        String deviceClass = r.profile().deviceClass();
+        AgentInfo a = new AgentInfo(r.agentId(), deviceClass, r.profile(), List.copyOf(r.families()), now, now, null, null, true,
+                old != null ? old.measured() : 0);
+        agents.put(a.agentId(), a);
+        listener.agentChanged(a);
+        return new Registered(a.agentId(), deviceClass, heartbeatMs);
+    }
+
+    public void heartbeat(Heartbeat h) {
+        AgentInfo a = known(h.agentId());
+        AgentInfo b = a.seen(clock.getAsLong(), a.leaseId(), h.sensors());
+        agents.put(b.agentId(), b);
+        if (!a.alive()) listener.agentChanged(b);
+    }
+
+    public Work pull(String agentId) {
+        AgentInfo a = known(agentId);
+        long now = clock.getAsLong();
+        if (a.leaseId() != null) release(a.leaseId()); // asking again means it gave up its lease
+        a = agents.get(agentId).seen(now, null, null);
+        agents.put(agentId, a);
+        for (SweepRun s : sweeps.values()) {
+            if (!s.targets(a.deviceClass(), a.families()) || s.done(now)) continue;
+            for (Search search : s.searches(a.deviceClass(), Math.max(1, a.profile().logicalCores()), now)) {
+                List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);
+                if (cs.isEmpty()) continue;
+                long deadline = now + cs.size() * s.spec().measure().timeoutMs() + 30_000;
+                Lease lease = new Lease(UUID.randomUUID().toString(), s.id(), agentId, search.key(), cs, s.spec().measure(), deadline);
+                Map<Long, Lease.Candidate> open = new LinkedHashMap<>();
+                for (Lease.Candidate c : cs) open.put(c.index(), c);
+                leases.put(lease.leaseId(), new Held(lease, open));
+                agents.put(agentId, a.withLease(lease.leaseId()));
+                listener.sweepChanged(s);
+                return Work.of(lease);
+            }
+            if (s.done(now)) listener.sweepChanged(s);
+        }
+        return Work.none(IDLE_RETRY_MS);
+    }
+
+    /**
+     * Checks a report against the lease it claims, before anything is stored.
+     *
+     * @return the measurements to make durable
+     * @throws ProtocolException naming what does not match
+     */
+    public List<Measurement> check(Report r) {
+        AgentInfo a = known(r.agentId());
+        if (r.leaseId() == null) throw new ProtocolException("leaseId: is required");
+        Held held = leases.get(r.leaseId());
+        if (held == null) {
+            throw new ProtocolException("leaseId: " + (expired.contains(r.leaseId()) ? "lease " + r.leaseId() + " has expired and its batch was requeued" : "unknown lease " + r.leaseId()));
+        }
+        Lease l = held.lease();
+        if (!l.agentId().equals(a.agentId())) throw new ProtocolException("leaseId: lease " + r.leaseId() + " is not held by agent " + a.agentId());
+        if (r.measurements() == null) throw new ProtocolException("measurements: is required");
+        SweepRun sweep = sweeps.get(l.sweepId());
+        Search search = sweep == null ? null : sweep.search(a.deviceClass(), l.key().id());
+        for (int i = 0; i < r.measurements().size(); i++) {
+            Measurement m = r.measurements().get(i);
+            String f = "measurements[" + i + "]";
+            if (m == null) throw new ProtocolException(f + ": is null");
+            MeasurementCheck.check(m, f);
+            if (!l.sweepId().equals(m.sweepId())) throw new ProtocolException(f + ".sweepId: not the lease's sweep");
+            if (!l.key().equals(m.key())) throw new ProtocolException(f + ".key: not the lease's kernel");
+            if (!a.agentId().equals(m.agentId())) throw new ProtocolException(f + ".agentId: not the reporting agent");
+            if (!a.deviceClass().equals(m.deviceClass())) throw new ProtocolException(f + ".deviceClass: not the agent's device class");
+            Lease.Candidate c = held.lease().candidates().stream().filter(x -> x.index() == m.index()).findFirst().orElse(null);
+            if (c == null) throw new ProtocolException(f + ".index: candidate " + m.index() + " is not in lease " + l.leaseId());
+            if (!c.params().equals(m.params())) throw new ProtocolException(f + ".params: do not match candidate " + m.index() + " of the lease");
+            if (search != null && !search.accepts(m.index(), m.params())) throw new ProtocolException(f + ".index: outside the sweep's space");
+        }
+        return r.measurements();
+    }
+
+    /** The report's new measurements are durable: advance the searches and the lease. */
+    public void persisted(Report r, List<Measurement> fresh) {
+        Held held = leases.get(r.leaseId());
+        SweepRun sweep = held != null ? sweeps.get(held.lease().sweepId()) : null;
+        for (Measurement m : fresh) if (sweep != null) sweep.recorded(m);
+        if (held != null) {
+            for (Measurement m : r.measurements()) held.open().remove(m.index());
+            if (r.done() || held.open().isEmpty()) release(r.leaseId());
+        }
+        AgentInfo a = agents.get(r.agentId());
+        if (a != null) {
+            AgentInfo b = a.counted(fresh.size()).seen(clock.getAsLong(), a.leaseId(), null);
+            agents.put(b.agentId(), b);
+            listener.agentChanged(b);
+        }
+        if (sweep != null) listener.sweepChanged(sweep);
+    }
+
+    /** Expires overdue leases and agents that stopped sending heartbeats. Called periodically. */
+    public void tick() {
+        long now = clock.getAsLong();
+        for (AgentInfo a : new ArrayList<>(agents.values())) {
+            if (a.alive() && now - a.lastSeen() > MISSED_HEARTBEATS * heartbeatMs) {
+                if (a.leaseId() != null) release(a.leaseId());
+                AgentInfo d = a.dead();
+                agents.put(d.agentId(), d);
+                listener.agentChanged(d);
+            }
+        }
+        for (Held h : new ArrayList<>(leases.values())) {
+            if (now > h.lease().deadline()) release(h.lease().leaseId());
+        }
+    }
+
+    /** Ends a lease; candidates not reported under it go back to their search. */
+    private void release(String leaseId) {
+        Held h = leases.remove(leaseId);
+        if (h == null) return;
+        AgentInfo a = agents.get(h.lease().agentId());
+        if (a != null && leaseId.equals(a.leaseId())) agents.put(a.agentId(), a.withLease(null));
+        if (!h.open().isEmpty()) {
+            expired.add(leaseId);
+            SweepRun s = sweeps.get(h.lease().sweepId());
+            Search search = s == null || a == null ? null : s.search(a.deviceClass(), h.lease().key().id());
+            if (search != null) search.giveBack(new ArrayList<>(h.open().values()));
+            if (s != null) listener.sweepChanged(s);
+        }
+    }
+
+    private AgentInfo known(String agentId) {
+        AgentInfo a = agentId == null ? null : agents.get(agentId);
+        if (a == null) throw new ProtocolException("agentId: agent " + agentId + " is not registered");
+        return a;
+    }
+}

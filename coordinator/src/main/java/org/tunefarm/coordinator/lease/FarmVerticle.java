@@ -1,0 +1,182 @@
+package org.tunefarm.coordinator.lease;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.tunefarm.coordinator.store.RecordStore;
+import org.tunefarm.coordinator.store.SweepLog;
+import org.tunefarm.coordinator.sweep.SpecException;
+import org.tunefarm.coordinator.sweep.SweepRun;
+import org.tunefarm.coordinator.sweep.SweepSpec;
+import org.tunefarm.coordinator.table.TableService;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Ack;
+import org.tunefarm.protocol.Heartbeat;
+import org.tunefarm.protocol.Protocol;
+import org.tunefarm.protocol.ProtocolException;
+import org.tunefarm.protocol.Pull;
+import org.tunefarm.protocol.Register;
+import org.tunefarm.protocol.Report;
+import org.tunefarm.table.TableEntry;
+
+/**
+ * The coordinator's control loop on the event bus: agents register, heartbeat, pull leases and
+ * report; reports are made durable in the record log before they are acknowledged; the table and
+ * the sweep states are published to the cluster maps that REST reads. A thin adapter around
+ * {@link Dispatcher}, which holds the logic.
+ */
+public final class FarmVerticle extends VerticleBase implements Dispatcher.Listener {
+    private static final Logger LOG = Logger.getLogger(FarmVerticle.class.getName());
+
+    /** Local address REST uses to hand over an accepted sweep spec. */
+    public static final String SUBMIT = "tunefarm.local.sweep.submit";
+    public static final String SWEEPS_MAP = "tunefarm.sweeps";
+    public static final String AGENTS_MAP = "tunefarm.agents";
+    /** Bad frames refused by the event-bus consumers, for health and tests. */
+    public static final String REFUSED_COUNTER = "tunefarm.refused";
+
+    private final RecordStore records;
+    private final SweepLog sweepLog;
+    private final long heartbeatMs;
+    private Dispatcher dispatcher;
+    private TableService table;
+
+    public FarmVerticle(RecordStore records, SweepLog sweepLog, long heartbeatMs) {
+        this.records = records;
+        this.sweepLog = sweepLog;
+        this.heartbeatMs = heartbeatMs;
+    }
+
+    @Override public Future<?> start() throws Exception {
+        dispatcher = new Dispatcher(System::currentTimeMillis, heartbeatMs, this);
+        table = new TableService(vertx);
+        var bus = vertx.eventBus();
+        bus.<JsonObject>consumer(Protocol.REGISTER, m -> answer(m, () -> dispatcher.register(read(m, Register.class))));
+        bus.<JsonObject>consumer(Protocol.HEARTBEAT, m -> answer(m, () -> {
+            dispatcher.heartbeat(read(m, Heartbeat.class));
+            return Ack.ok(0);
+        }));
+        bus.<JsonObject>consumer(Protocol.PULL, m -> answer(m, () -> dispatcher.pull(read(m, Pull.class).agentId())));
+        bus.<JsonObject>consumer(Protocol.REPORT, this::onReport);
+        bus.<JsonObject>localConsumer(SUBMIT, this::onSubmit);
+        vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
+        return vertx.executeBlocking(this::restore).compose(this::publishRestored);
+    }
+
+    /** Reads the sweep log and the record log back: sweeps resume where their records end. */
+    private List<TableEntry> restore() throws Exception {
+        for (SweepLog.Entry e : sweepLog.read()) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
+        List<TableEntry> changed = new ArrayList<>();
+        records.replay(m -> {
+            dispatcher.replay(m);
+            TableEntry e = table.fold(m);
+            if (e != null) changed.add(e);
+        });
+        LOG.info(() -> "restored " + dispatcher.sweeps().size() + " sweeps and " + records.count() + " records");
+        return changed;
+    }
+
+    private Future<?> publishRestored(List<TableEntry> changed) {
+        for (SweepRun s : dispatcher.sweeps()) sweepChanged(s);
+        return table.publish(table.local().entries());
+    }
+
+    private void onReport(Message<JsonObject> m) {
+        Report report;
+        List<Measurement> checked;
+        try {
+            report = read(m, Report.class);
+            checked = dispatcher.check(report);
+        } catch (ProtocolException e) {
+            refuse(m, e);
+            return;
+        }
+        vertx.executeBlocking(() -> records.append(checked)).onComplete(ar -> {
+            if (ar.failed()) {
+                LOG.log(Level.SEVERE, "record log append failed; report not acknowledged", ar.cause());
+                m.fail(500, "record log append failed: " + ar.cause().getMessage());
+                return;
+            }
+            List<Measurement> fresh = ar.result();
+            dispatcher.persisted(report, fresh);
+            List<TableEntry> changed = new ArrayList<>();
+            for (Measurement x : fresh) {
+                TableEntry e = table.fold(x);
+                if (e != null) changed.add(e);
+            }
+            table.publish(changed).onFailure(t -> LOG.log(Level.WARNING, "table publish failed", t));
+            m.reply(json(Ack.ok(fresh.size())));
+        });
+    }
+
+    private void onSubmit(Message<JsonObject> m) {
+        SweepSpec spec;
+        try {
+            spec = Protocol.JSON.readValue(m.body().encode(), SweepSpec.class);
+        } catch (Exception e) {
+            m.fail(400, "spec: " + e.getMessage());
+            return;
+        }
+        SweepLog.Entry entry = new SweepLog.Entry(UUID.randomUUID().toString().substring(0, 8), System.currentTimeMillis(), spec);
+        vertx.executeBlocking(() -> {
+            sweepLog.append(entry);
+            return entry;
+        }).onComplete(ar -> {
+            if (ar.failed()) {
+                m.fail(500, "sweep log append failed: " + ar.cause().getMessage());
+                return;
+            }
+            SweepRun run = new SweepRun(entry.id(), spec, entry.createdAt());
+            dispatcher.add(run);
+            m.reply(new JsonObject().put("id", entry.id()));
+        });
+    }
+
+    @Override public void agentChanged(AgentInfo agent) {
+        put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
+    }
+
+    @Override public void sweepChanged(SweepRun sweep) {
+        put(SWEEPS_MAP, sweep.id(), Protocol.write(sweep.status(System.currentTimeMillis())));
+    }
+
+    private void put(String map, String key, String value) {
+        vertx.sharedData().<String, String>getAsyncMap(map).compose((AsyncMap<String, String> am) -> am.put(key, value))
+                .onFailure(t -> LOG.log(Level.WARNING, "publishing to " + map + " failed", t));
+    }
+
+    private interface Answer {
+        Object get();
+    }
+
+    private void answer(Message<JsonObject> m, Answer a) {
+        try {
+            m.reply(json(a.get()));
+        } catch (ProtocolException e) {
+            refuse(m, e);
+        }
+    }
+
+    private void refuse(Message<JsonObject> m, ProtocolException e) {
+        LOG.warning(() -> "refused a message to " + m.address() + ": " + e.getMessage());
+        vertx.sharedData().getLocalCounter(REFUSED_COUNTER).compose(c -> c.incrementAndGet());
+        m.fail(400, e.getMessage());
+    }
+
+    private static <T> T read(Message<JsonObject> m, Class<T> type) {
+        Object body = m.body();
+        if (!(body instanceof JsonObject j)) throw new ProtocolException("body must be a JSON object");
+        return Protocol.read(j.encode(), type);
+    }
+
+    private static JsonObject json(Object o) {
+        return new JsonObject(Protocol.write(o));
+    }
+}

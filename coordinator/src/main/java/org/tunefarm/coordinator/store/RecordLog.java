@@ -1,0 +1,110 @@
+package org.tunefarm.coordinator.store;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Protocol;
+
+/**
+ * A JSON-lines file of measurements, appended and fsynced before an append returns, so an
+ * acknowledged record survives kill -9 and power loss. On open, a torn last line (the process died
+ * mid-write) is cut off: it was never acknowledged.
+ */
+public final class RecordLog implements RecordStore {
+    private static final Logger LOG = Logger.getLogger(RecordLog.class.getName());
+
+    private final Path file;
+    private final FileChannel channel;
+    private final Set<String> ids = new HashSet<>();
+
+    public RecordLog(Path file) throws IOException {
+        this.file = file;
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        long good = scan();
+        if (good < channel.size()) {
+            LOG.warning(() -> file + ": dropping a torn record at byte " + good + " (never acknowledged)");
+            channel.truncate(good);
+            channel.force(true);
+        }
+        channel.position(channel.size());
+    }
+
+    /** Reads ids of complete lines; returns the byte length of the complete prefix. */
+    private long scan() throws IOException {
+        long good = 0;
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            long offset = 0;
+            while ((line = r.readLine()) != null) {
+                long next = offset + line.getBytes(StandardCharsets.UTF_8).length + 1;
+                if (next > channel.size()) break; // last line without newline: torn
+                try {
+                    ids.add(Protocol.JSON.readValue(line, Measurement.class).recordId());
+                } catch (IOException e) {
+                    break;
+                }
+                offset = next;
+                good = next;
+            }
+        }
+        return good;
+    }
+
+    @Override public synchronized List<Measurement> append(List<Measurement> measurements) throws IOException {
+        List<Measurement> fresh = new ArrayList<>();
+        Set<String> batch = new HashSet<>();
+        StringBuilder text = new StringBuilder();
+        for (Measurement m : measurements) {
+            String id = m.recordId();
+            if (ids.contains(id) || !batch.add(id)) continue;
+            fresh.add(m);
+            text.append(Protocol.write(m)).append('\n');
+        }
+        if (fresh.isEmpty()) return fresh;
+        ByteBuffer buf = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
+        while (buf.hasRemaining()) channel.write(buf);
+        channel.force(false);
+        ids.addAll(batch);
+        return fresh;
+    }
+
+    @Override public synchronized boolean contains(String recordId) {
+        return ids.contains(recordId);
+    }
+
+    @Override public void replay(Consumer<Measurement> sink) throws IOException {
+        long limit;
+        synchronized (this) {
+            limit = channel.position();
+        }
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            long offset = 0;
+            while ((line = r.readLine()) != null && offset < limit) {
+                offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
+                sink.accept(Protocol.JSON.readValue(line, Measurement.class));
+            }
+        }
+    }
+
+    @Override public synchronized int count() {
+        return ids.size();
+    }
+
+    @Override public synchronized void close() throws IOException {
+        channel.close();
+    }
+}

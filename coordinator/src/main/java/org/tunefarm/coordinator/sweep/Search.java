@@ -1,0 +1,130 @@
+package org.tunefarm.coordinator.sweep;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Lease.Candidate;
+import org.tunefarm.space.SearchSpace;
+
+/**
+ * The search for one kernel key on one device class within a sweep: which candidates the
+ * strategy proposed, which are out on lease, which came back, and when it is finished. The
+ * family's default configuration is measured first, as the baseline for the speedup.
+ * Not thread-safe: the dispatcher owns it.
+ */
+public final class Search {
+    private final KernelKey key;
+    private final String deviceClass;
+    private final SearchSpace space;
+    private final StrategyCatalog.Proposer strategy;
+    private final Map<String, Object> defaultConfig;
+    private final int budget;
+    private final long endsAt;
+
+    private final Deque<Candidate> retry = new ArrayDeque<>();
+    private final Set<Long> outstanding = new HashSet<>();
+    private final Set<Long> recorded = new HashSet<>();
+    private final Set<Long> proposed = new HashSet<>();
+    private boolean baselineRecorded;
+    private boolean baselineOut;
+    private boolean exhausted;
+    private int failures;
+
+    Search(KernelKey key, String deviceClass, SearchSpace space, StrategyCatalog.Proposer strategy,
+           Map<String, Object> defaultConfig, int budget, long endsAt) {
+        this.key = key;
+        this.deviceClass = deviceClass;
+        this.space = space;
+        this.strategy = strategy;
+        this.defaultConfig = defaultConfig;
+        this.budget = budget;
+        this.endsAt = endsAt;
+    }
+
+    public KernelKey key() { return key; }
+
+    public String deviceClass() { return deviceClass; }
+
+    public SearchSpace space() { return space; }
+
+    /** Up to n candidates to lend out: the baseline first, then returned ones, then new proposals. */
+    public List<Candidate> take(int n, long now) {
+        List<Candidate> out = new ArrayList<>();
+        if (!baselineRecorded && !baselineOut) {
+            out.add(new Candidate(Candidate.BASELINE, defaultConfig));
+            baselineOut = true;
+        }
+        while (out.size() < n && !retry.isEmpty()) {
+            Candidate c = retry.poll();
+            outstanding.add(c.index());
+            out.add(c);
+        }
+        int room = Math.min(n - out.size(), budgetLeft());
+        if (room > 0 && !exhausted && (endsAt == 0 || now < endsAt)) {
+            List<Long> fresh = strategy.propose(room);
+            if (fresh.isEmpty()) exhausted = true;
+            for (long i : fresh) {
+                if (!proposed.add(i)) continue; // a strategy must not repeat itself; never measure twice
+                outstanding.add(i);
+                out.add(new Candidate(i, space.config(i)));
+            }
+        }
+        return out;
+    }
+
+    private int budgetLeft() {
+        if (budget == 0) return Integer.MAX_VALUE;
+        return Math.max(0, budget - proposed.size());
+    }
+
+    /** Candidates of an expired lease come back, to be lent again before anything new. */
+    public void giveBack(List<Candidate> candidates) {
+        for (Candidate c : candidates) {
+            if (c.index() == Candidate.BASELINE) {
+                if (!baselineRecorded) baselineOut = false;
+            } else if (outstanding.remove(c.index()) && !recorded.contains(c.index())) {
+                retry.add(c);
+            }
+        }
+    }
+
+    /** A measurement of this search became durable (now, or before a restart). */
+    public void recorded(Measurement m) {
+        if (m.index() == Candidate.BASELINE) {
+            baselineRecorded = true;
+            baselineOut = false;
+            return;
+        }
+        outstanding.remove(m.index());
+        retry.removeIf(c -> c.index() == m.index());
+        if (recorded.add(m.index())) {
+            proposed.add(m.index());
+            if (m.status() != org.tunefarm.measure.Status.OK) failures++;
+        }
+    }
+
+    /** Whether a candidate index belongs to this search's space and is valid in it. */
+    public boolean accepts(long index, Map<String, Object> params) {
+        if (index == Candidate.BASELINE) return defaultConfig.equals(params);
+        if (index < 0 || index >= space.size() || !space.isValid(index)) return false;
+        return space.config(index).equals(params);
+    }
+
+    public boolean done(long now) {
+        boolean noMore = exhausted || budgetLeft() == 0 || (endsAt != 0 && now >= endsAt);
+        return baselineRecorded && noMore && outstanding.isEmpty() && retry.isEmpty();
+    }
+
+    public Progress progress(long now) {
+        return new Progress(deviceClass, key.id(), budget, recorded.size(), failures, outstanding.size() + retry.size(), baselineRecorded, done(now));
+    }
+
+    /** What a user sees of a search in the sweep's status. */
+    public record Progress(String deviceClass, String kernel, int budget, int measured, int failed, int pending, boolean baselineMeasured, boolean done) {}
+}

@@ -1,0 +1,98 @@
+package org.tunefarm.coordinator.sweep;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.kernel.KernelSpec;
+import org.tunefarm.kernel.KernelSpecs;
+import org.tunefarm.space.SearchSpace;
+
+/**
+ * A sweep being run: its spec and, per device class that has agents, one {@link Search} per
+ * shape. A class's searches are created when its first agent asks for work, with the space for
+ * that class's core count.
+ */
+public final class SweepRun {
+    private final String id;
+    private final SweepSpec spec;
+    private final long createdAt;
+    private final KernelSpec family;
+    private final Map<String, List<Search>> byClass = new LinkedHashMap<>();
+    /** Records replayed before an agent of their class came back; applied when its searches start. */
+    private final Map<String, List<org.tunefarm.measure.Measurement>> backlog = new LinkedHashMap<>();
+
+    public SweepRun(String id, SweepSpec spec, long createdAt) {
+        this.id = id;
+        this.spec = spec;
+        this.createdAt = createdAt;
+        this.family = KernelSpecs.get(spec.kernel());
+    }
+
+    public String id() { return id; }
+
+    public SweepSpec spec() { return spec; }
+
+    public long createdAt() { return createdAt; }
+
+    /** Whether agents of this class should work on this sweep. */
+    public boolean targets(String deviceClass, List<String> families) {
+        return families.contains(spec.kernel()) && (spec.deviceClasses().isEmpty() || spec.deviceClasses().contains(deviceClass));
+    }
+
+    /** The searches for a device class, created on first use. */
+    public List<Search> searches(String deviceClass, int cores, long now) {
+        return byClass.computeIfAbsent(deviceClass, c -> {
+            List<Search> out = new ArrayList<>();
+            for (KernelKey key : spec.keys()) {
+                SearchSpace space = family.space(key, cores).narrow(spec.space(), spec.constraints());
+                SweepSpec.StrategySpec s = spec.strategy();
+                long seed = s.seed() * 31 + key.id().hashCode();
+                out.add(new Search(key, c, space, StrategyCatalog.create(s.name(), space, seed), family.defaultConfig(key, cores),
+                        s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000));
+            }
+            for (var m : backlog.getOrDefault(c, List.of())) {
+                for (Search x : out) if (x.key().equals(m.key())) x.recorded(m);
+            }
+            backlog.remove(c);
+            return out;
+        });
+    }
+
+    /** A durable record of this sweep: applied to its search, or kept until the class starts. */
+    public void recorded(org.tunefarm.measure.Measurement m) {
+        List<Search> l = byClass.get(m.deviceClass());
+        if (l == null) {
+            backlog.computeIfAbsent(m.deviceClass(), k -> new ArrayList<>()).add(m);
+            return;
+        }
+        for (Search x : l) if (x.key().equals(m.key())) x.recorded(m);
+    }
+
+    public Search search(String deviceClass, String keyId) {
+        List<Search> l = byClass.get(deviceClass);
+        if (l == null) return null;
+        for (Search s : l) if (s.key().id().equals(keyId)) return s;
+        return null;
+    }
+
+    public boolean hasClass(String deviceClass) {
+        return byClass.containsKey(deviceClass);
+    }
+
+    /** Done when every targeted class that has started is done, and at least one has. */
+    public boolean done(long now) {
+        if (byClass.isEmpty()) return false;
+        for (String c : spec.deviceClasses()) if (!byClass.containsKey(c)) return false;
+        return byClass.values().stream().flatMap(List::stream).allMatch(s -> s.done(now));
+    }
+
+    public Status status(long now) {
+        List<Search.Progress> ps = byClass.values().stream().flatMap(List::stream).map(s -> s.progress(now)).toList();
+        return new Status(id, spec.name(), spec.kernel(), done(now) ? "done" : byClass.isEmpty() ? "waiting" : "running", createdAt, ps, spec);
+    }
+
+    /** A sweep as REST shows it. */
+    public record Status(String id, String name, String kernel, String state, long createdAt, List<Search.Progress> searches, SweepSpec spec) {}
+}

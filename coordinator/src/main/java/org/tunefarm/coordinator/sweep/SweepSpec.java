@@ -1,0 +1,31 @@
+package org.tunefarm.coordinator.sweep;
+
+import java.util.List;
+import java.util.Map;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.MeasureSettings;
+
+/**
+ * What a user asks the farm to tune: one kernel family over one or more shapes, optionally on a
+ * narrowed space, with a search strategy and a budget per (device class, shape), and how to measure.
+ *
+ * @param space         parameter name → the values to keep (empty: the family's whole space)
+ * @param constraints   extra constraint expressions over parameter names
+ * @param deviceClasses device classes to tune for; empty means every class that has agents
+ * @param batchSize     candidates per lease
+ */
+public record SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes,
+                        Map<String, List<Object>> space, List<String> constraints, StrategySpec strategy,
+                        MeasureSettings measure, List<String> deviceClasses, int batchSize) {
+
+    /**
+     * @param name    strategy name as registered
+     * @param budget  trials per (device class, shape), failures included; 0 = no limit
+     * @param seconds wall-time budget per (device class, shape); 0 = no limit
+     */
+    public record StrategySpec(String name, int budget, long seconds, long seed, Map<String, Object> options) {}
+
+    public List<KernelKey> keys() {
+        return shapes.stream().map(s -> new KernelKey(kernel, s, dtype)).toList();
+    }
+}

@@ -1,0 +1,243 @@
+package org.tunefarm.coordinator.sweep;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.kernel.KernelSpec;
+import org.tunefarm.kernel.KernelSpecs;
+import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.space.SearchSpace;
+
+/**
+ * Reads a sweep spec from JSON or YAML and validates every field against the kernel family, so
+ * a bad spec is refused with the dotted path of the field at fault, before anything is dispatched.
+ */
+public final class SweepSpecReader {
+
+    public static final int MAX_BYTES = 256 * 1024;
+    /** Core count the narrowed space is checked against at submission; each class gets its own later. */
+    static final int VALIDATION_CORES = 64;
+
+    private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(32).maxStringLength(64 * 1024).maxNumberLength(32).build();
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build());
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().streamReadConstraints(LIMITS).build());
+    private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize");
+
+    private SweepSpecReader() {}
+
+    /** Parses YAML (a superset of JSON) or JSON text. */
+    public static SweepSpec read(String text) {
+        if (text == null || text.isBlank()) throw new SpecException("body", "the sweep spec is empty");
+        if (text.length() > MAX_BYTES) throw new SpecException("body", "the sweep spec is over " + MAX_BYTES + " bytes");
+        JsonNode root;
+        try {
+            String t = text.stripLeading();
+            root = (t.startsWith("{") ? JSON : YAML).readTree(text);
+        } catch (JsonProcessingException e) {
+            var loc = e.getLocation();
+            throw new SpecException("body", "not valid JSON or YAML" + (loc != null ? " at line " + loc.getLineNr() + ", column " + loc.getColumnNr() : "") + ": " + e.getOriginalMessage());
+        } catch (RuntimeException e) {
+            throw new SpecException("body", "not valid JSON or YAML: " + e.getMessage());
+        }
+        return from(root);
+    }
+
+    public static SweepSpec from(JsonNode root) {
+        if (root == null || !root.isObject()) throw new SpecException("body", "the sweep spec must be an object");
+        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!TOP.contains(f)) throw new SpecException(f, "unknown field (known: " + new java.util.TreeSet<>(TOP) + ")");
+        }
+        String kernel = text(root, "kernel", null);
+        if (kernel == null) throw new SpecException("kernel", "is required");
+        KernelSpec family;
+        try {
+            family = KernelSpecs.get(kernel);
+        } catch (IllegalArgumentException e) {
+            throw new SpecException("kernel", "unknown kernel '" + kernel + "' (known: " + KernelSpecs.all().stream().map(KernelSpec::op).toList() + ")");
+        }
+        String name = text(root, "name", kernel + "-sweep");
+        String dtype = text(root, "dtype", "fp32");
+        List<Map<String, Integer>> shapes = shapes(root.get("shapes"), family);
+        if (shapes.isEmpty()) throw new SpecException("shapes", "at least one shape is required");
+        for (int i = 0; i < shapes.size(); i++) {
+            try {
+                family.validate(new KernelKey(kernel, shapes.get(i), dtype));
+            } catch (IllegalArgumentException e) {
+                throw new SpecException("shapes[" + i + "]", e.getMessage());
+            }
+        }
+        Map<String, List<Object>> space = space(root.get("space"));
+        List<String> constraints = strings(root.get("constraints"), "constraints");
+        for (int i = 0; i < shapes.size(); i++) {
+            SearchSpace full = family.space(new KernelKey(kernel, shapes.get(i), dtype), VALIDATION_CORES);
+            SearchSpace narrowed;
+            try {
+                narrowed = full.narrow(space, constraints);
+            } catch (IllegalArgumentException e) {
+                String m = e.getMessage();
+                throw m != null && m.startsWith("space.") ? new SpecException(m.substring(0, m.indexOf(':')), m.substring(m.indexOf(':') + 2))
+                        : new SpecException("constraints", m);
+            }
+            if (!hasValidPoint(narrowed)) throw new SpecException("space", "no valid configuration is left for shape " + shapes.get(i));
+        }
+        SweepSpec.StrategySpec strategy = strategy(root.get("strategy"));
+        MeasureSettings measure = measure(root.get("measure"));
+        List<String> classes = strings(root.get("deviceClasses"), "deviceClasses");
+        int batchSize = integer(root, "batchSize", 8, 1, 1000);
+        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize);
+    }
+
+    /** Random draws, then a bounded walk: a huge space with no valid point must not hang the request. */
+    private static boolean hasValidPoint(SearchSpace s) {
+        if (s.sample(new java.util.SplittableRandom(0), 10_000).isPresent()) return true;
+        var it = s.validIndices(0, Math.min(s.size(), 1_000_000));
+        return it.hasNext();
+    }
+
+    private static List<Map<String, Integer>> shapes(JsonNode n, KernelSpec family) {
+        if (n == null || n.isNull()) throw new SpecException("shapes", "is required: a list of shapes such as {" + String.join(": .., ", family.dimensions()) + ": ..}");
+        if (!n.isArray()) throw new SpecException("shapes", "must be a list");
+        if (n.size() > 256) throw new SpecException("shapes", "at most 256 shapes per sweep");
+        List<Map<String, Integer>> out = new ArrayList<>();
+        for (int i = 0; i < n.size(); i++) {
+            JsonNode s = n.get(i);
+            String f = "shapes[" + i + "]";
+            if (!s.isObject()) throw new SpecException(f, "must be an object of dimension: size");
+            Map<String, Integer> shape = new LinkedHashMap<>();
+            for (var it = s.fields(); it.hasNext(); ) {
+                var e = it.next();
+                if (!e.getValue().canConvertToInt() || !e.getValue().isIntegralNumber()) throw new SpecException(f + "." + e.getKey(), "must be an integer");
+                shape.put(e.getKey(), e.getValue().intValue());
+            }
+            out.add(shape);
+        }
+        return out;
+    }
+
+    private static Map<String, List<Object>> space(JsonNode n) {
+        Map<String, List<Object>> out = new LinkedHashMap<>();
+        if (n == null || n.isNull()) return out;
+        if (!n.isObject()) throw new SpecException("space", "must be an object of parameter: [values]");
+        for (var it = n.fields(); it.hasNext(); ) {
+            var e = it.next();
+            String f = "space." + e.getKey();
+            JsonNode vs = e.getValue();
+            if (!vs.isArray() || vs.isEmpty()) throw new SpecException(f, "must be a non-empty list of values");
+            List<Object> values = new ArrayList<>();
+            for (JsonNode v : vs) {
+                if (v.isIntegralNumber() && v.canConvertToInt()) values.add(v.intValue());
+                else if (v.isTextual()) values.add(v.textValue());
+                else throw new SpecException(f, "values must be integers or strings, got " + v);
+            }
+            out.put(e.getKey(), values);
+        }
+        return out;
+    }
+
+    private static SweepSpec.StrategySpec strategy(JsonNode n) {
+        if (n == null || n.isNull()) return new SweepSpec.StrategySpec("random", 64, 0, 1, Map.of());
+        if (n.isTextual()) return new SweepSpec.StrategySpec(n.textValue(), 64, 0, 1, Map.of());
+        if (!n.isObject()) throw new SpecException("strategy", "must be a name or an object {name, budget, seconds, seed, options}");
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!Set.of("name", "budget", "seconds", "seed", "options").contains(f)) throw new SpecException("strategy." + f, "unknown field");
+        }
+        String name = text(n, "name", "random", "strategy.");
+        int budget = integer(n, "budget", 64, 0, 10_000_000, "strategy.");
+        long seconds = integer(n, "seconds", 0, 0, 30 * 24 * 3600, "strategy.");
+        long seed = n.has("seed") ? integer(n, "seed", 1, Integer.MIN_VALUE, Integer.MAX_VALUE, "strategy.") : 1;
+        Map<String, Object> options = new LinkedHashMap<>();
+        JsonNode o = n.get("options");
+        if (o != null && !o.isNull()) {
+            if (!o.isObject()) throw new SpecException("strategy.options", "must be an object");
+            for (var it = o.fields(); it.hasNext(); ) {
+                var e = it.next();
+                JsonNode v = e.getValue();
+                if (v.isNumber()) options.put(e.getKey(), v.numberValue());
+                else if (v.isTextual() || v.isBoolean()) options.put(e.getKey(), v.isTextual() ? v.textValue() : v.booleanValue());
+                else throw new SpecException("strategy.options." + e.getKey(), "must be a number, string or boolean");
+            }
+        }
+        StrategyCatalog.check(name, options);
+        return new SweepSpec.StrategySpec(name, budget, seconds, seed, options);
+    }
+
+    private static MeasureSettings measure(JsonNode n) {
+        MeasureSettings d = MeasureSettings.DEFAULT;
+        if (n == null || n.isNull()) return d;
+        if (!n.isObject()) throw new SpecException("measure", "must be an object");
+        Set<String> known = Set.of("minSamples", "minSampleMs", "maxWarmupMs", "steadyTolerance", "timeoutMs", "seed");
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!known.contains(f)) throw new SpecException("measure." + f, "unknown field (known: " + new java.util.TreeSet<>(known) + ")");
+        }
+        MeasureSettings m = new MeasureSettings(
+                integer(n, "minSamples", d.minSamples(), 1, 1000, "measure."),
+                number(n, "minSampleMs", d.minSampleMs()),
+                integer(n, "maxWarmupMs", (int) d.maxWarmupMs(), 0, 600_000, "measure."),
+                number(n, "steadyTolerance", d.steadyTolerance()),
+                integer(n, "timeoutMs", (int) d.timeoutMs(), 100, 3_600_000, "measure."),
+                n.has("seed") ? integer(n, "seed", 0, Integer.MIN_VALUE, Integer.MAX_VALUE, "measure.") : d.seed());
+        try {
+            return m.validate();
+        } catch (IllegalArgumentException e) {
+            String msg = e.getMessage();
+            throw new SpecException(msg.substring(0, msg.indexOf(' ')), msg.substring(msg.indexOf(' ') + 1));
+        }
+    }
+
+    private static double number(JsonNode n, String field, double dflt) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) return dflt;
+        if (!v.isNumber()) throw new SpecException("measure." + field, "must be a number, got " + v);
+        return v.doubleValue();
+    }
+
+    private static String text(JsonNode n, String field, String dflt) {
+        return text(n, field, dflt, "");
+    }
+
+    private static String text(JsonNode n, String field, String dflt, String prefix) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) return dflt;
+        if (!v.isTextual()) throw new SpecException(prefix + field, "must be a string, got " + v.getNodeType().name().toLowerCase());
+        if (v.textValue().length() > 200) throw new SpecException(prefix + field, "is longer than 200 characters");
+        return v.textValue();
+    }
+
+    private static int integer(JsonNode n, String field, int dflt, int min, int max) {
+        return integer(n, field, dflt, min, max, "");
+    }
+
+    private static int integer(JsonNode n, String field, int dflt, int min, int max, String prefix) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) return dflt;
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) throw new SpecException(prefix + field, "must be an integer, got " + v);
+        long l = v.longValue();
+        if (l < min || l > max) throw new SpecException(prefix + field, "must be in [" + min + ", " + max + "], got " + l);
+        return (int) l;
+    }
+
+    private static List<String> strings(JsonNode n, String field) {
+        if (n == null || n.isNull()) return List.of();
+        if (!n.isArray()) throw new SpecException(field, "must be a list of strings");
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n.size(); i++) {
+            if (!n.get(i).isTextual()) throw new SpecException(field + "[" + i + "]", "must be a string");
+            out.add(n.get(i).textValue());
+        }
+        return out;
+    }
+}

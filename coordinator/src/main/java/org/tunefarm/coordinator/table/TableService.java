@@ -1,0 +1,75 @@
+package org.tunefarm.coordinator.table;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.shareddata.AsyncMap;
+import java.util.ArrayList;
+import java.util.List;
+import org.tunefarm.kernel.KernelSpecs;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Protocol;
+import org.tunefarm.table.BestKernelTable;
+import org.tunefarm.table.TableEntry;
+
+/**
+ * Keeps the best-kernel table: derived from the records this coordinator holds, and published
+ * entry by entry to the cluster-wide map that REST reads, merged with what other coordinators wrote.
+ */
+public final class TableService {
+    /** The cluster map: slot → entry as JSON. */
+    public static final String MAP = "tunefarm.table";
+
+    private final Vertx vertx;
+    private BestKernelTable table = BestKernelTable.EMPTY;
+
+    public TableService(Vertx vertx) {
+        this.vertx = vertx;
+    }
+
+    /** Folds a record in locally; returns the slot's entry if it changed, else null. */
+    public TableEntry fold(Measurement m) {
+        TableEntry e = TableEntry.of(m, KernelSpecs.get(m.key().op()).flops(m.key()));
+        if (e == null) return null;
+        BestKernelTable next = table.with(e);
+        TableEntry before = table.lookup(m.deviceClass(), m.key()).orElse(null);
+        TableEntry after = next.lookup(m.deviceClass(), m.key()).orElseThrow();
+        table = next;
+        return after.equals(before) ? null : after;
+    }
+
+    public BestKernelTable local() {
+        return table;
+    }
+
+    /** Publishes entries to the cluster map, merging with whatever is there. */
+    public Future<Void> publish(List<TableEntry> changed) {
+        if (changed.isEmpty()) return Future.succeededFuture();
+        return map().compose(m -> {
+            List<Future<?>> fs = new ArrayList<>();
+            for (TableEntry e : changed) {
+                fs.add(m.get(e.slot()).compose(old -> {
+                    TableEntry merged = old == null ? e : TableEntry.merge(read(old), e);
+                    return m.put(e.slot(), Protocol.write(merged));
+                }));
+            }
+            return Future.all(fs).mapEmpty();
+        });
+    }
+
+    /** The cluster-wide table. */
+    public Future<BestKernelTable> cluster() {
+        return map().compose(AsyncMap::values).map(vs -> BestKernelTable.of(vs.stream().map(TableService::read).toList()));
+    }
+
+    private Future<AsyncMap<String, String>> map() {
+        return vertx.sharedData().getAsyncMap(MAP);
+    }
+
+    private static TableEntry read(String json) {
+        try {
+            return Protocol.JSON.readValue(json, TableEntry.class);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("corrupt table entry in the cluster map", e);
+        }
+    }
+}

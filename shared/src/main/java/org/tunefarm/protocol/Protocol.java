@@ -1,0 +1,101 @@
+package org.tunefarm.protocol;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+/**
+ * The wire contract between agents and coordinators: the protocol version every message carries,
+ * the event-bus addresses, and the one JSON mapper both sides use. Bodies are the records in this
+ * package; any language that can write framed JSON can be an agent.
+ */
+public final class Protocol {
+
+    /** Bumped on any incompatible change; a message with another version is refused. */
+    public static final int VERSION = 1;
+
+    /** An agent registers with its profile and gets its heartbeat period back. */
+    public static final String REGISTER = "tunefarm.agent.register";
+    /** An agent says it is alive, and what it is doing. */
+    public static final String HEARTBEAT = "tunefarm.agent.heartbeat";
+    /** An idle agent asks for a batch; the reply is a lease or "nothing now". */
+    public static final String PULL = "tunefarm.work.pull";
+    /** An agent reports measurements against its lease; the reply comes after they are durable. */
+    public static final String REPORT = "tunefarm.work.report";
+
+    /** Addresses agents may send to through the bridge: exactly these. */
+    public static final java.util.List<String> AGENT_INBOUND = java.util.List.of(REGISTER, HEARTBEAT, PULL, REPORT);
+
+    /** Header carrying the farm token on every bridge frame. */
+    public static final String TOKEN_HEADER = "token";
+
+    /**
+     * Bounds on what the mapper accepts, so a hostile body cannot exhaust memory or the stack.
+     */
+    private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(64).maxStringLength(1 << 20).maxNumberLength(64).build();
+
+    public static final ObjectMapper JSON = configure(new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build()));
+
+    private Protocol() {}
+
+    public static ObjectMapper configure(ObjectMapper m) {
+        return m.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true)
+                .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
+    }
+
+    public static String write(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + o.getClass().getSimpleName(), e);
+        }
+    }
+
+    /**
+     * Reads a message body, refusing other protocol versions.
+     *
+     * @throws ProtocolException with a message naming the field at fault
+     */
+    public static <T> T read(String json, Class<T> type) {
+        JsonNode node;
+        try {
+            node = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new ProtocolException("body is not valid JSON: " + e.getOriginalMessage());
+        }
+        return read(node, type);
+    }
+
+    public static <T> T read(JsonNode node, Class<T> type) {
+        if (node == null || !node.isObject()) throw new ProtocolException("body must be a JSON object");
+        JsonNode v = node.get("v");
+        if (v == null || !v.isInt()) throw new ProtocolException("v: protocol version is missing");
+        if (v.intValue() != VERSION) throw new ProtocolException("v: protocol version " + v + " is not supported (this farm speaks " + VERSION + ")");
+        try {
+            return JSON.treeToValue(node, type);
+        } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+            throw new ProtocolException(fieldPath(e) + ": " + e.getOriginalMessage());
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw new ProtocolException(type.getSimpleName() + ": " + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()));
+        }
+    }
+
+    static String fieldPath(com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder b = new StringBuilder();
+        for (var ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                if (!b.isEmpty()) b.append('.');
+                b.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                b.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return b.isEmpty() ? "body" : b.toString();
+    }
+}

@@ -1,0 +1,84 @@
+package org.tunefarm.table;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import org.tunefarm.kernel.KernelKey;
+
+/**
+ * (device class, kernel key) → the best known kernel. Immutable; {@link #merge} is a pure function
+ * that is commutative, associative and idempotent, so tables from any coordinator, in any order,
+ * combine to one answer.
+ */
+public final class BestKernelTable {
+
+    /** Schema tag of the exported file. */
+    public static final String SCHEMA = "tunefarm.table/1";
+
+    public static final BestKernelTable EMPTY = new BestKernelTable(new TreeMap<>());
+
+    private final TreeMap<String, TableEntry> entries;
+
+    private BestKernelTable(TreeMap<String, TableEntry> entries) {
+        this.entries = entries;
+    }
+
+    public static BestKernelTable of(Collection<TableEntry> entries) {
+        BestKernelTable t = EMPTY;
+        for (TableEntry e : entries) t = t.with(e);
+        return t;
+    }
+
+    /** This table with one more piece of evidence folded in. */
+    public BestKernelTable with(TableEntry e) {
+        if (e == null) return this;
+        TreeMap<String, TableEntry> m = new TreeMap<>(entries);
+        m.merge(e.slot(), e, TableEntry::merge);
+        return new BestKernelTable(m);
+    }
+
+    public static BestKernelTable merge(BestKernelTable a, BestKernelTable b) {
+        TreeMap<String, TableEntry> m = new TreeMap<>(a.entries);
+        b.entries.forEach((k, v) -> m.merge(k, v, TableEntry::merge));
+        return new BestKernelTable(m);
+    }
+
+    public Optional<TableEntry> lookup(String deviceClass, KernelKey key) {
+        return Optional.ofNullable(entries.get(deviceClass + "|" + key.id()));
+    }
+
+    /** Entries in a stable order: device class, then kernel key. */
+    public List<TableEntry> entries() {
+        return new ArrayList<>(entries.values());
+    }
+
+    public List<TableEntry> entries(Predicate<TableEntry> filter) {
+        return entries.values().stream().filter(filter).sorted(Comparator.comparing(TableEntry::slot)).toList();
+    }
+
+    public int size() {
+        return entries.size();
+    }
+
+    /** The exported document: {@code {"schema": "tunefarm.table/1", "entries": [...]}}. */
+    public Map<String, Object> document() {
+        return Map.of("schema", SCHEMA, "entries", entries());
+    }
+
+    @Override public boolean equals(Object o) {
+        return o instanceof BestKernelTable t && t.entries.equals(entries);
+    }
+
+    @Override public int hashCode() {
+        return entries.hashCode();
+    }
+
+    @Override public String toString() {
+        return "BestKernelTable" + entries.values();
+    }
+}

@@ -1,0 +1,90 @@
+package org.tunefarm.table;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.Comparator;
+import java.util.Map;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.Status;
+import org.tunefarm.protocol.Lease;
+
+/**
+ * The best known kernel for one device class and one kernel key, with its evidence.
+ *
+ * <p>An entry is two independent facts, each merged as a maximum under a total order, which is
+ * what makes {@link #merge} commutative, associative and idempotent: the fastest OK measurement
+ * (lowest median, ties broken by provenance), and the most recent measurement of the family's
+ * default configuration (the baseline for {@code speedupOverDefault}).
+ */
+public record TableEntry(
+        String deviceClass,
+        KernelKey kernel,
+        Map<String, Object> params,
+        EntryStats stats,
+        Double gflops,
+        Double speedupOverDefault,
+        Double temperatureC,
+        String agentId,
+        long measuredAt,
+        String sweepId,
+        long index,
+        Double defaultMedianNs,
+        long defaultMeasuredAt) {
+
+    /** Timing of the winning measurement, in nanoseconds per call. */
+    public record EntryStats(double medianNs, double minNs, double cv, int samples) {}
+
+    private static final Comparator<TableEntry> FASTEST = Comparator
+            .comparingDouble((TableEntry e) -> e.stats().medianNs())
+            .thenComparingLong(TableEntry::measuredAt)
+            .thenComparing(TableEntry::sweepId)
+            .thenComparingLong(TableEntry::index)
+            .thenComparing(TableEntry::agentId);
+
+    /**
+     * The entry a single OK measurement stands for, or null when it cannot win (not OK).
+     *
+     * @param flops work of one call, for GFLOP/s; 0 leaves gflops null
+     */
+    public static TableEntry of(Measurement m, double flops) {
+        if (m.status() != Status.OK || m.stats() == null) return null;
+        double median = m.stats().medianNs();
+        boolean baseline = m.index() == Lease.Candidate.BASELINE;
+        return build(m.deviceClass(), m.key(), m.params(),
+                new EntryStats(median, m.stats().minNs(), m.stats().cv(), m.stats().samples()),
+                flops, m.after() != null ? m.after().temperatureC() : null, m.agentId(), m.finishedAt(), m.sweepId(), m.index(),
+                baseline ? median : null, baseline ? m.finishedAt() : 0);
+    }
+
+    private static TableEntry build(String deviceClass, KernelKey kernel, Map<String, Object> params, EntryStats stats, double flops,
+                                    Double temperatureC, String agentId, long measuredAt, String sweepId, long index,
+                                    Double defaultMedianNs, long defaultMeasuredAt) {
+        Double gflops = flops > 0 ? flops / stats.medianNs() : null;
+        Double speedup = defaultMedianNs != null ? defaultMedianNs / stats.medianNs() : null;
+        return new TableEntry(deviceClass, kernel, Map.copyOf(params), stats, gflops, speedup, temperatureC, agentId, measuredAt,
+                sweepId, index, defaultMedianNs, defaultMeasuredAt);
+    }
+
+    /** Table key: one entry per device class and kernel key. */
+    @JsonIgnore
+    public String slot() {
+        return deviceClass + "|" + kernel.id();
+    }
+
+    /** Combines two entries for the same slot. */
+    public static TableEntry merge(TableEntry a, TableEntry b) {
+        if (!a.slot().equals(b.slot())) throw new IllegalArgumentException("entries for different slots: " + a.slot() + " and " + b.slot());
+        TableEntry best = FASTEST.compare(a, b) <= 0 ? a : b;
+        TableEntry base = laterBaseline(a, b);
+        double flops = best.gflops() != null ? best.gflops() * best.stats().medianNs() : 0;
+        return build(best.deviceClass, best.kernel, best.params, best.stats, flops, best.temperatureC, best.agentId, best.measuredAt,
+                best.sweepId, best.index, base.defaultMedianNs, base.defaultMeasuredAt);
+    }
+
+    private static TableEntry laterBaseline(TableEntry a, TableEntry b) {
+        if (a.defaultMedianNs == null) return b;
+        if (b.defaultMedianNs == null) return a;
+        if (a.defaultMeasuredAt != b.defaultMeasuredAt) return a.defaultMeasuredAt > b.defaultMeasuredAt ? a : b;
+        return a.defaultMedianNs <= b.defaultMedianNs ? a : b;
+    }
+}
