@@ -1,6 +1,7 @@
 package org.tunefarm.space;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -234,25 +235,48 @@ public final class SearchSpace {
         return out;
     }
 
-    /** A space with the same parameters, restricted to the given values and extra constraints. */
+    /**
+     * A space with the same parameters, restricted to the given values and extra constraints.
+     * Each narrowed domain keeps this space's order (not the order given), so "one step" still
+     * means the same thing to {@link #neighbours}.
+     *
+     * @throws IllegalArgumentException naming the parameter, for an unknown name or a value outside its domain
+     */
     public SearchSpace narrow(Map<String, List<Object>> domains, List<String> extraConstraints) {
-        List<Parameter> ps = new ArrayList<>();
-        for (Parameter p : parameters) {
-            List<Object> values = domains.get(p.name());
-            if (values == null) {
-                ps.add(p);
-                continue;
-            }
-            for (Object v : values) {
-                if (p.choiceOf(v) < 0) throw new IllegalArgumentException("space." + p.name() + ": " + v + " is not in its domain " + p.values());
-            }
-            ps.add(new Parameter(p.name(), values.stream().map(v -> p.values().get(p.choiceOf(v))).toList()));
-        }
         for (String k : domains.keySet()) {
             if (!positions.containsKey(k)) throw new IllegalArgumentException("space." + k + ": unknown parameter");
         }
+        List<Parameter> ps = new ArrayList<>();
+        int[][] widerChoice = new int[parameters.size()][];
+        for (int i = 0; i < parameters.size(); i++) {
+            Parameter p = parameters.get(i);
+            List<Object> values = domains.get(p.name());
+            boolean[] keep = new boolean[p.size()];
+            if (values == null) {
+                Arrays.fill(keep, true);
+            } else {
+                for (Object v : values) {
+                    int c = p.choiceOf(v);
+                    if (c < 0) throw new IllegalArgumentException("space." + p.name() + ": " + v + " is not in its domain " + p.values());
+                    keep[c] = true;
+                }
+            }
+            List<Object> kept = new ArrayList<>();
+            widerChoice[i] = new int[p.size()];
+            for (int c = 0; c < p.size(); c++) {
+                if (!keep[c]) continue;
+                widerChoice[i][kept.size()] = c;
+                kept.add(p.values().get(c));
+            }
+            widerChoice[i] = Arrays.copyOf(widerChoice[i], kept.size());
+            ps.add(kept.size() == p.size() ? p : new Parameter(p.name(), kept));
+        }
+        // Parsed expressions are re-parsed against the narrowed domains; any other constraint (a
+        // replayed space's membership set, say) is asked about the corresponding point of this space.
         List<Constraint> cs = new ArrayList<>();
-        for (Constraint c : constraints) cs.add(Expressions.parse(c.text(), ps));
+        for (Constraint c : constraints) {
+            cs.add(c instanceof ParsedConstraint ? Expressions.parse(c.text(), ps) : new NarrowedConstraint(c, this, widerChoice));
+        }
         for (String e : extraConstraints) cs.add(Expressions.parse(e, ps));
         return new SearchSpace(ps, cs);
     }
