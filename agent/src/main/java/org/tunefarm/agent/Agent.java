@@ -1,0 +1,146 @@
+package org.tunefarm.agent;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.tunefarm.agent.link.BridgeClient;
+import org.tunefarm.device.DeviceProfile;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.SensorReading;
+import org.tunefarm.protocol.Ack;
+import org.tunefarm.protocol.Heartbeat;
+import org.tunefarm.protocol.Lease;
+import org.tunefarm.protocol.Protocol;
+import org.tunefarm.protocol.Pull;
+import org.tunefarm.protocol.Register;
+import org.tunefarm.protocol.Registered;
+import org.tunefarm.protocol.Report;
+import org.tunefarm.protocol.Work;
+
+/**
+ * The agent's life: connect to a coordinator (trying each in turn, with backoff), register, then
+ * pull a lease, measure it, report each result as it is taken, and ask again; heartbeats go out
+ * meanwhile so the farm knows the board is alive and how hot it is.
+ */
+public final class Agent {
+    private static final Logger LOG = Logger.getLogger(Agent.class.getName());
+    private static final long REQUEST_TIMEOUT_MS = 30_000;
+    private static final long MAX_BACKOFF_MS = 10_000;
+
+    private final AgentConfig config;
+    private final DeviceProfile profile;
+    private final List<String> families;
+    private final LeaseRunner runner;
+    private final Supplier<SensorReading> sensors;
+    private final Vertx vertx = Vertx.vertx();
+    private volatile String currentLease;
+    private volatile boolean stopping;
+
+    public Agent(AgentConfig config, DeviceProfile profile, List<String> families, LeaseRunner runner, Supplier<SensorReading> sensors) {
+        this.config = config;
+        this.profile = profile;
+        this.families = families;
+        this.runner = runner;
+        this.sensors = sensors;
+    }
+
+    /** Runs until interrupted or {@link #stop()}. */
+    public void run() throws InterruptedException {
+        long backoff = 250;
+        int next = 0;
+        while (!stopping) {
+            String target = config.coordinators().get(next++ % config.coordinators().size());
+            BridgeClient link = new BridgeClient(vertx, config.token());
+            try {
+                String[] hp = target.split(":");
+                await(link.connect(hp[0], Integer.parseInt(hp[1]), 5_000));
+                Registered reg = Protocol.read(await(link.request(Protocol.REGISTER, new Register(config.agentId(), profile, families), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
+                LOG.info(() -> "registered with " + target + " as " + reg.agentId() + " in device class " + reg.deviceClass());
+                backoff = 250;
+                work(link, reg);
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "lost the coordinator at " + target + ": " + e.getMessage());
+            } finally {
+                try {
+                    await(link.close());
+                } catch (Exception ignored) {
+                    // already gone
+                }
+            }
+            if (stopping) break;
+            long sleep = backoff + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+            Thread.sleep(sleep);
+            backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+        }
+    }
+
+    private void work(BridgeClient link, Registered reg) throws Exception {
+        long timer = vertx.setPeriodic(reg.heartbeatMs(), t -> {
+            if (link.connected()) {
+                link.request(Protocol.HEARTBEAT, new Heartbeat(config.agentId(), currentLease, sensors.get()), reg.heartbeatMs() * 3)
+                        .onFailure(e -> LOG.fine(() -> "heartbeat failed: " + e.getMessage()));
+            }
+        });
+        try {
+            while (!stopping && link.connected()) {
+                Work w = Protocol.read(await(link.request(Protocol.PULL, new Pull(config.agentId()), REQUEST_TIMEOUT_MS)).encode(), Work.class);
+                if (w.lease() == null) {
+                    Thread.sleep(Math.max(50, w.retryMs()));
+                    continue;
+                }
+                measure(link, w.lease());
+            }
+        } finally {
+            vertx.cancelTimer(timer);
+            currentLease = null;
+        }
+    }
+
+    private void measure(BridgeClient link, Lease lease) throws Exception {
+        currentLease = lease.leaseId();
+        LOG.info(() -> "lease " + lease.leaseId() + ": " + lease.candidates().size() + " candidates of " + lease.key().id());
+        List<Exception> failed = new ArrayList<>();
+        runner.run(lease, m -> {
+            if (!failed.isEmpty()) return;
+            try {
+                report(link, lease, List.of(m), false);
+            } catch (Exception e) {
+                failed.add(e);
+            }
+        });
+        if (!failed.isEmpty()) throw failed.get(0);
+        report(link, lease, List.of(), true);
+        currentLease = null;
+    }
+
+    private void report(BridgeClient link, Lease lease, List<Measurement> ms, boolean done) throws Exception {
+        JsonObject reply = await(link.request(Protocol.REPORT, new Report(config.agentId(), lease.leaseId(), ms, done), REQUEST_TIMEOUT_MS));
+        Ack ack = Protocol.read(reply.encode(), Ack.class);
+        if (!ack.ok()) throw new IllegalStateException("report refused: " + ack.message());
+    }
+
+    public void stop() {
+        stopping = true;
+    }
+
+    public void close() {
+        vertx.close();
+    }
+
+    private static <T> T await(Future<T> f) throws Exception {
+        try {
+            return f.toCompletionStage().toCompletableFuture().get(REQUEST_TIMEOUT_MS + 5_000, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package org.tunefarm.coordinator.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.tunefarm.coordinator.Coordinator;
+import org.tunefarm.coordinator.CoordinatorConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code tunefarm coordinator}: runs one coordinator until interrupted. */
+@Command(name = "coordinator", description = "Run a coordinator (Hazelcast member, agent bridge, REST).", mixinStandardHelpOptions = true)
+final class CoordinatorCommand implements Callable<Integer> {
+
+    @Option(names = "--config", description = "coordinator.yaml (default: built-in defaults).")
+    Path config;
+
+    @Option(names = "--data", description = "Data folder for the record and sweep logs.")
+    Path data;
+
+    @Option(names = "--http-port", description = "REST port.")
+    Integer httpPort;
+
+    @Option(names = "--bridge-port", description = "Agent bridge port.")
+    Integer bridgePort;
+
+    @Option(names = "--token", description = "Farm token agents must present (default: $TUNEFARM_TOKEN or the config's).")
+    String token = System.getenv("TUNEFARM_TOKEN");
+
+    @Override public Integer call() throws Exception {
+        CoordinatorConfig c = config != null ? CoordinatorConfig.load(config) : CoordinatorConfig.defaults();
+        if (data != null) c = c.withDataDir(data);
+        if (httpPort != null || bridgePort != null) c = c.withPorts(httpPort != null ? httpPort : c.httpPort(), bridgePort != null ? bridgePort : c.bridgePort());
+        if (token != null) c = c.withTokens(token, c.adminToken());
+        Coordinator coordinator = new Coordinator(c).start();
+        System.out.printf("tunefarm coordinator: REST http://%s:%d  bridge %s:%d  data %s%n", c.httpHost(), coordinator.httpPort(),
+                c.bridgeHost(), c.bridgePort(), c.dataDir().toAbsolutePath());
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                coordinator.close();
+            } catch (Exception ignored) {
+                // shutting down
+            }
+            stop.countDown();
+        }));
+        stop.await();
+        return 0;
+    }
+}

@@ -1,0 +1,42 @@
+package org.tunefarm.coordinator.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.tunefarm.protocol.Protocol;
+
+/** A small REST client for the CLI: what a person at a terminal does against a running farm. */
+final class FarmClient {
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+    private final String adminToken;
+
+    FarmClient(String base, String adminToken) {
+        this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        this.adminToken = adminToken;
+    }
+
+    JsonNode get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+    }
+
+    JsonNode post(String path, String body, String contentType) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (adminToken != null && !adminToken.isEmpty()) b.header("Authorization", "Bearer " + adminToken);
+        return send(b);
+    }
+
+    private JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode n = Protocol.JSON.readTree(r.body());
+        if (r.statusCode() >= 400) {
+            throw new IOException("farm answered " + r.statusCode() + ": " + (n.has("error") ? n.get("error").asText() : r.body()));
+        }
+        return n;
+    }
+}

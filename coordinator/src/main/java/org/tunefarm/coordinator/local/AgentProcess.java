@@ -1,0 +1,88 @@
+package org.tunefarm.coordinator.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An agent running as its own OS process on this machine, as a board would run it: from the agent
+ * jar when {@code tunefarm.agentJar} names one, else from this JVM's class path (tests).
+ */
+public final class AgentProcess implements AutoCloseable {
+    public static final String MAIN = "org.tunefarm.agent.AgentMain";
+
+    private final String id;
+    private final Process process;
+    private final Path log;
+
+    private AgentProcess(String id, Process process, Path log) {
+        this.id = id;
+        this.process = process;
+        this.log = log;
+    }
+
+    /**
+     * @param coordinators bridge addresses, {@code host:port}
+     * @param extraArgs    further agent options, e.g. {@code --label k=v}
+     */
+    public static AgentProcess start(String id, List<String> coordinators, String token, Path logFile, List<String> extraArgs) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.add("--add-modules");
+        cmd.add("jdk.incubator.vector");
+        cmd.add("-Xmx512m");
+        String jar = System.getProperty("tunefarm.agentJar");
+        if (jar != null && !jar.isBlank()) {
+            cmd.add("-jar");
+            cmd.add(jar);
+        } else {
+            cmd.add("-cp");
+            cmd.add(System.getProperty("java.class.path"));
+            cmd.add(MAIN);
+        }
+        cmd.add("--coordinator");
+        cmd.add(String.join(",", coordinators));
+        cmd.add("--token");
+        cmd.add(token);
+        cmd.add("--id");
+        cmd.add(id);
+        cmd.addAll(extraArgs);
+        Files.createDirectories(logFile.toAbsolutePath().getParent());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
+        return new AgentProcess(id, p, logFile);
+    }
+
+    public String id() { return id; }
+
+    public long pid() { return process.pid(); }
+
+    public boolean alive() { return process.isAlive(); }
+
+    public Path log() { return log; }
+
+    /** kill -9, as a power cut would: the agent and its worker JVMs. */
+    public void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override public void close() {
+        if (!process.isAlive()) return;
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) kill();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill();
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package org.tunefarm.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tunefarm.agent.link.BridgeClient;
+import org.tunefarm.coordinator.local.FreePort;
+import org.tunefarm.device.DeviceProfile;
+import org.tunefarm.kernel.SleepSpec;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.SensorReading;
+import org.tunefarm.measure.Stats;
+import org.tunefarm.measure.Status;
+import org.tunefarm.protocol.Ack;
+import org.tunefarm.protocol.Lease;
+import org.tunefarm.protocol.Protocol;
+import org.tunefarm.protocol.Pull;
+import org.tunefarm.protocol.Register;
+import org.tunefarm.protocol.Registered;
+import org.tunefarm.protocol.Report;
+import org.tunefarm.protocol.Work;
+
+/**
+ * A real coordinator (embedded Hazelcast member, bridge, REST) driven over a real socket by the
+ * agent's bridge client, speaking the protocol by hand: what any agent in any language would do.
+ */
+class BridgeProtocolTest {
+    static final String TOKEN = "test-token";
+    @TempDir static Path data;
+    static Coordinator coordinator;
+    static CoordinatorConfig config;
+    static Vertx vertx;
+    static final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll static void start() throws Exception {
+        config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(TOKEN, "");
+        coordinator = new Coordinator(config).start();
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll static void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        coordinator.close();
+    }
+
+    static <T> T await(Future<T> f) throws Exception {
+        try {
+            return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        }
+    }
+
+    static BridgeClient connect(String token) throws Exception {
+        BridgeClient c = new BridgeClient(vertx, token);
+        await(c.connect("127.0.0.1", config.bridgePort(), 5000));
+        return c;
+    }
+
+    static DeviceProfile profile() {
+        return new DeviceProfile("Test CPU", "testarch", 2, 2, 32, 512, 32768, 16, "Linux", "amd64", "Test", 25, 256, List.of(), Map.of());
+    }
+
+    static JsonNode postSweep(String yaml) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + coordinator.httpPort() + "/api/sweeps"))
+                .POST(HttpRequest.BodyPublishers.ofString(yaml)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, r.statusCode(), r.body());
+        return Protocol.JSON.readTree(r.body());
+    }
+
+    @Test void wrongTokenIsRefused() throws Exception {
+        BridgeClient c = connect("not-the-token");
+        Exception e = assertThrows(Exception.class, () -> await(c.request(Protocol.REGISTER, new Register("intruder", profile(), List.of("sleep")), 3000)));
+        assertNotNull(e.getMessage());
+        await(c.close());
+    }
+
+    @Test void agentPullsMeasuresAndReportsDurably() throws Exception {
+        String id = postSweep("""
+                kernel: sleep
+                shapes: [{unitUs: 10}]
+                space: {a: [4, 5], b: [11], mode: [fast]}
+                strategy: {name: exhaustive, budget: 0}
+                batchSize: 4
+                """).path("id").asText();
+        BridgeClient c = connect(TOKEN);
+        Registered reg = Protocol.read(await(c.request(Protocol.REGISTER, new Register("a1", profile(), List.of("sleep")), 5000)).encode(), Registered.class);
+        assertEquals("testarch-2c-jdk25", reg.deviceClass());
+        Work w = Protocol.read(await(c.request(Protocol.PULL, new Pull("a1"), 5000)).encode(), Work.class);
+        Lease lease = w.lease();
+        assertNotNull(lease);
+        assertEquals(id, lease.sweepId());
+        assertEquals(3, lease.candidates().size(), "baseline plus the two points of the narrowed space");
+        long now = System.currentTimeMillis();
+        List<Measurement> ms = lease.candidates().stream().map(cand -> new Measurement(id, lease.key(), cand.index(), cand.params(), Status.OK,
+                Stats.of(new double[] {1e6 * SleepSpec.sleepMicros(lease.key(), cand.params()) / 1000}, 1), 0.0,
+                SensorReading.NONE, SensorReading.NONE, "", "a1", reg.deviceClass(), now, now, 0)).toList();
+        Ack ack = Protocol.read(await(c.request(Protocol.REPORT, new Report("a1", lease.leaseId(), ms, true), 5000)).encode(), Ack.class);
+        assertTrue(ack.ok());
+        assertEquals(3, ack.recorded());
+        assertEquals(3, Files.readAllLines(data.resolve("records.jsonl")).size());
+
+        HttpResponse<String> t = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + coordinator.httpPort() + "/api/table?op=sleep")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode table = Protocol.JSON.readTree(t.body());
+        assertEquals("tunefarm.table/1", table.path("schema").asText());
+        JsonNode e = table.path("entries").get(0);
+        assertEquals(5, e.path("params").path("a").asInt());
+        assertTrue(e.path("speedupOverDefault").asDouble() > 1, t.body());
+
+        // A second report of the same lease is refused: the lease is finished.
+        Exception again = assertThrows(Exception.class, () -> await(c.request(Protocol.REPORT, new Report("a1", lease.leaseId(), ms, true), 5000)));
+        assertTrue(again.getMessage().contains("leaseId"), again.getMessage());
+        // Asking again finds the space exhausted: no lease, and the sweep is done.
+        Work none = Protocol.read(await(c.request(Protocol.PULL, new Pull("a1"), 5000)).encode(), Work.class);
+        assertEquals(null, none.lease());
+        JsonNode status = Protocol.JSON.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + coordinator.httpPort() + "/api/sweeps/" + id)).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+        assertEquals("done", status.path("state").asText(), status.toString());
+        await(c.close());
+    }
+
+    @Test void malformedSweepGetsFieldNamed400() throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + coordinator.httpPort() + "/api/sweeps"))
+                .POST(HttpRequest.BodyPublishers.ofString("kernel: sleep\nshapes: [{unitUs: -3}]\n")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, r.statusCode());
+        JsonNode n = Protocol.JSON.readTree(r.body());
+        assertEquals("shapes[0]", n.path("field").asText(), r.body());
+    }
+
+    @Test void unversionedMessageIsRefused() throws Exception {
+        BridgeClient c = connect(TOKEN);
+        Exception e = assertThrows(Exception.class, () -> await(c.request(Protocol.PULL, new JsonObject().put("agentId", "x"), 3000)));
+        assertTrue(e.getMessage().contains("v:"), e.getMessage());
+        await(c.close());
+    }
+}
