@@ -175,7 +175,7 @@ public final class SweepSpecReader {
     }
 
     private static MeasureSettings measure(JsonNode n) {
-        MeasureSettings d = MeasureSettings.DEFAULT;
+        MeasureSettings d = MeasureSettings.DEFAULTS;
         if (n == null || n.isNull()) return d;
         if (!n.isObject()) throw new SpecException("measure", "must be an object");
         Set<String> known = Set.of("minSamples", "minSampleMs", "maxWarmupMs", "steadyTolerance", "timeoutMs", "seed");
@@ -183,18 +183,19 @@ public final class SweepSpecReader {
             String f = it.next();
             if (!known.contains(f)) throw new SpecException("measure." + f, "unknown field (known: " + new java.util.TreeSet<>(known) + ")");
         }
-        MeasureSettings m = new MeasureSettings(
-                integer(n, "minSamples", d.minSamples(), 1, 1000, "measure."),
-                number(n, "minSampleMs", d.minSampleMs()),
-                integer(n, "maxWarmupMs", (int) d.maxWarmupMs(), 0, 600_000, "measure."),
-                number(n, "steadyTolerance", d.steadyTolerance()),
-                integer(n, "timeoutMs", (int) d.timeoutMs(), 100, 3_600_000, "measure."),
-                n.has("seed") ? integer(n, "seed", 0, Integer.MIN_VALUE, Integer.MAX_VALUE, "measure.") : d.seed());
         try {
-            return m.validate();
+            return new MeasureSettings(
+                    integer(n, "minSamples", d.minSamples(), 1, 1000, "measure."),
+                    number(n, "minSampleMs", d.minSampleMs()),
+                    integer(n, "maxWarmupMs", d.maxWarmupMs(), 0, 600_000, "measure."),
+                    number(n, "steadyTolerance", d.steadyTolerance()),
+                    integer(n, "timeoutMs", (int) d.timeoutMs(), 100, 3_600_000, "measure."),
+                    n.has("seed") ? integer(n, "seed", 0, Integer.MIN_VALUE, Integer.MAX_VALUE, "measure.") : d.seed());
+        } catch (SpecException e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             String msg = e.getMessage();
-            throw new SpecException(msg.substring(0, msg.indexOf(' ')), msg.substring(msg.indexOf(' ') + 1));
+            throw new SpecException("measure." + msg.substring(0, msg.indexOf(' ')), msg.substring(msg.indexOf(' ') + 1));
         }
     }
 

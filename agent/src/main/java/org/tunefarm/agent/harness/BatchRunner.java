@@ -1,0 +1,84 @@
+package org.tunefarm.agent.harness;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.tunefarm.agent.sensors.Sensors;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.SensorReading;
+
+/**
+ * Runs a batch on a fresh worker, in a seeded shuffled order so that drift (heat, other load)
+ * spreads over all candidates instead of penalising the last ones, and reports each measurement as
+ * it finishes. Crashes and timeouts are measurements too; the batch carries on.
+ */
+public final class BatchRunner {
+
+    private final Supplier<Worker> workers;
+    private final Sensors sensors;
+    private final String agentId;
+    private final String deviceClass;
+    private final Clock clock;
+
+    /**
+     * @param workers     makes the worker for one batch; it is closed when the batch ends
+     * @param sensors     read before and after each candidate
+     */
+    public BatchRunner(Supplier<Worker> workers, Sensors sensors, String agentId, String deviceClass, Clock clock) {
+        this.workers = workers;
+        this.sensors = sensors;
+        this.agentId = agentId;
+        this.deviceClass = deviceClass;
+        this.clock = clock;
+    }
+
+    /** The run order of a batch: positions into its candidate list, shuffled by {@code seed}. */
+    public static List<Integer> runOrder(int size, long seed) {
+        List<Integer> order = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) order.add(i);
+        Collections.shuffle(order, new Random(seed));
+        return order;
+    }
+
+    /**
+     * Measures every candidate of the batch, calling {@code onResult} as each finishes, in run
+     * order. Returns how many were measured: fewer than the batch only when the thread was
+     * interrupted, which stops the batch.
+     */
+    public int run(Batch batch, Consumer<Measurement> onResult) {
+        List<Integer> order = runOrder(batch.candidates().size(), batch.settings().seed());
+        int done = 0;
+        try (Worker worker = workers.get()) {
+            for (int position = 0; position < order.size(); position++) {
+                if (Thread.currentThread().isInterrupted()) break;
+                BatchCandidate c = batch.candidates().get(order.get(position));
+                SensorReading before = read();
+                long startedAt = clock.millis();
+                CandidateOutcome outcome = worker.measure(batch.key(), c.params(), batch.settings());
+                long finishedAt = clock.millis();
+                // An interrupted worker answers CRASH; that is a cancelled batch, not the kernel's fault.
+                if (Thread.currentThread().isInterrupted()) break;
+                SensorReading after = read();
+                onResult.accept(new Measurement(batch.sweepId(), batch.key(), c.index(), c.params(),
+                        outcome.status(), outcome.stats(), outcome.maxError(), before, after, outcome.detail(),
+                        agentId, deviceClass, startedAt, finishedAt, position));
+                done++;
+            }
+        }
+        return done;
+    }
+
+    /** Sensors are evidence, not a precondition: a failing sensor is recorded as absent. */
+    private SensorReading read() {
+        try {
+            SensorReading r = sensors.read();
+            return r == null ? SensorReading.NONE : r;
+        } catch (RuntimeException e) {
+            return SensorReading.NONE;
+        }
+    }
+}

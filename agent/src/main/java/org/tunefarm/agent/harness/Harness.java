@@ -1,0 +1,26 @@
+package org.tunefarm.agent.harness;
+
+import org.tunefarm.measure.MeasureSettings;
+import java.util.Map;
+import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.kernel.KernelKey;
+
+/**
+ * Measures one candidate honestly: verifies its answer on a first call that is never timed, warms
+ * it up until the per-call time is steady, calibrates calls per sample so each sample dwarfs timer
+ * error, then takes the samples. A harness keeps the last workload it built, so the candidates of
+ * one batch share their inputs; it is not thread-safe.
+ */
+public interface Harness {
+
+    /**
+     * Measures the candidate {@code params} of {@code family} for {@code key}, on inputs generated
+     * from {@code settings.seed()}. Never throws for a misbehaving kernel: the outcome says what happened.
+     */
+    CandidateOutcome measure(KernelFamily family, KernelKey key, Map<String, Object> params, MeasureSettings settings);
+
+    /** A harness timed by {@link System#nanoTime()}. */
+    static Harness create() {
+        return new WarmHarness(System::nanoTime);
+    }
+}

@@ -1,0 +1,38 @@
+package org.tunefarm.agent.harness;
+
+import org.tunefarm.measure.MeasureSettings;
+import java.util.Map;
+import org.tunefarm.kernel.KernelKey;
+
+/**
+ * Where candidates run: in a supervised worker process ({@code WorkerCommand.newWorker()}) or, for
+ * tests and trusted kernels, in this JVM. A worker serves one batch and is then closed, so JIT
+ * profiles of one batch do not slow the next. Not thread-safe.
+ */
+public interface Worker extends AutoCloseable {
+
+    /**
+     * Measures one candidate. Timeouts, crashes and wrong answers come back as the outcome's
+     * status; a worker that died is restarted for the next call.
+     */
+    CandidateOutcome measure(KernelKey key, Map<String, Object> params, MeasureSettings settings);
+
+    /** Stops the worker and whatever it started. */
+    @Override void close();
+
+    /** A worker that runs candidates in this JVM: nothing protects the caller from a hung kernel. */
+    static Worker inProcess(FamilyLookup families) {
+        Harness harness = Harness.create();
+        return new Worker() {
+            @Override public CandidateOutcome measure(KernelKey key, Map<String, Object> params, MeasureSettings settings) {
+                try {
+                    return harness.measure(families.family(key.op()), key, params, settings);
+                } catch (IllegalArgumentException unknownFamily) {
+                    return CandidateOutcome.failed(org.tunefarm.measure.Status.CRASH, unknownFamily.getMessage());
+                }
+            }
+
+            @Override public void close() {}
+        };
+    }
+}

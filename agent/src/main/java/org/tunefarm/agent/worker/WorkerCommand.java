@@ -1,0 +1,56 @@
+package org.tunefarm.agent.worker;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.tunefarm.agent.harness.Worker;
+
+/**
+ * How to start a worker JVM.
+ *
+ * @param java             the {@code java} executable
+ * @param classpath        the worker's class path
+ * @param jvmArgs          extra JVM options, e.g. {@code -Xmx512m} or {@code -Dtunefarm.families=...}
+ * @param startupTimeoutMs how long a worker may take to say hello before it counts as crashed
+ */
+public record WorkerCommand(String java, String classpath, List<String> jvmArgs, long startupTimeoutMs) {
+
+    public WorkerCommand {
+        Objects.requireNonNull(java, "java");
+        Objects.requireNonNull(classpath, "classpath");
+        jvmArgs = List.copyOf(jvmArgs);
+        if (startupTimeoutMs < 1) throw new IllegalArgumentException("startupTimeoutMs must be at least 1, got " + startupTimeoutMs);
+    }
+
+    /** The same java and class path as this JVM, so the worker runs exactly the agent's code. */
+    public static WorkerCommand current() {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return new WorkerCommand(java, System.getProperty("java.class.path"), List.of(), 60_000);
+    }
+
+    public WorkerCommand withJvmArgs(String... more) {
+        List<String> all = new ArrayList<>(jvmArgs);
+        all.addAll(List.of(more));
+        return new WorkerCommand(java, classpath, all, startupTimeoutMs);
+    }
+
+    /** The full command line. */
+    public List<String> argv() {
+        List<String> argv = new ArrayList<>();
+        argv.add(java);
+        argv.add("--add-modules");
+        argv.add("jdk.incubator.vector");
+        argv.addAll(jvmArgs);
+        argv.add("-cp");
+        argv.add(classpath);
+        argv.add(WorkerMain.class.getName());
+        return argv;
+    }
+
+    /** A worker for one batch; its process starts on the first candidate. */
+    public Worker newWorker() {
+        return new WorkerProcess(this);
+    }
+}

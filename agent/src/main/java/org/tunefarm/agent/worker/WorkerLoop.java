@@ -1,0 +1,49 @@
+package org.tunefarm.agent.worker;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import org.tunefarm.agent.harness.CandidateOutcome;
+import org.tunefarm.agent.harness.FamilyLookup;
+import org.tunefarm.agent.harness.Harness;
+import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.measure.Status;
+
+/** The worker's request/response loop, apart from process set-up so it can be tested in-process. */
+final class WorkerLoop {
+
+    private final FamilyLookup families;
+    private final Harness harness;
+
+    WorkerLoop(FamilyLookup families, Harness harness) {
+        this.families = families;
+        this.harness = harness;
+    }
+
+    /** Serves requests until {@code in} ends. */
+    void serve(BufferedReader in, PrintStream out) throws IOException {
+        out.println(WorkerCodec.line(new WorkerHello(WorkerHello.PROTOCOL, ProcessHandle.current().pid())));
+        out.flush();
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (line.isBlank()) continue;
+            out.println(WorkerCodec.line(answer(line)));
+            out.flush();
+        }
+    }
+
+    WorkerResponse answer(String line) {
+        WorkerRequest request;
+        try {
+            request = WorkerCodec.parse(line, WorkerRequest.class);
+        } catch (IllegalArgumentException e) {
+            return new WorkerResponse(-1, CandidateOutcome.failed(Status.CRASH, "bad request: " + e.getMessage()));
+        }
+        KernelFamily family;
+        try {
+            family = families.family(request.key().op());
+        } catch (IllegalArgumentException e) {
+            return new WorkerResponse(request.seq(), CandidateOutcome.failed(Status.CRASH, e.getMessage()));
+        }
+        return new WorkerResponse(request.seq(), harness.measure(family, request.key(), request.params(), request.settings()));
+    }
+}

@@ -1,0 +1,13 @@
+package org.tunefarm.agent.worker;
+
+import java.util.Map;
+import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.kernel.KernelKey;
+
+/**
+ * One line the agent writes to a worker's stdin: measure this candidate. The family is the one
+ * implementing {@code key.op}; inputs come from {@code settings.seed}.
+ *
+ * @param seq    increases per request, echoed in the response
+ */
+public record WorkerRequest(long seq, KernelKey key, Map<String, Object> params, MeasureSettings settings) {}

@@ -1,0 +1,126 @@
+package org.tunefarm.agent.harness;
+
+import org.tunefarm.measure.MeasureSettings;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.tunefarm.agent.testkernels.RogueFamily;
+import org.tunefarm.agent.testkernels.SpinFamily;
+import org.tunefarm.measure.Stats;
+import org.tunefarm.measure.Status;
+
+class WarmHarnessTest {
+
+    private static final MeasureSettings FAST = new MeasureSettings(5, 1.0, 1000, 0.05, 30_000, 1);
+
+    private static CandidateOutcome measure(FakeClockFamily family, MeasureSettings settings) {
+        return new WarmHarness(family.clock::get).measure(family, FakeClockFamily.KEY, Map.of(), settings);
+    }
+
+    @Test
+    void slowFirstCallsDoNotReachTheSamples() {
+        // 50 "interpreted" calls of 100 µs, then 10 µs forever.
+        FakeClockFamily family = new FakeClockFamily(n -> n <= 50 ? 100_000 : 10_000);
+        CandidateOutcome out = measure(family, FAST);
+        assertEquals(Status.OK, out.status(), out.detail());
+        Stats s = out.stats();
+        assertEquals(10_000.0, s.minNs());
+        assertEquals(10_000.0, s.medianNs());
+        assertEquals(0.0, s.stdevNs());
+        assertEquals(5, s.samples());
+        assertTrue(s.callsPerSample() * 10_000L >= 1_000_000, "each sample lasts at least minSampleMs: " + s);
+    }
+
+    @Test
+    void callsPerSampleDoubleUntilASampleLastsMinSampleMs() {
+        FakeClockFamily family = new FakeClockFamily(n -> 3_000);
+        Stats s = measure(family, FAST).stats();
+        // 256 calls of 3 µs last 0.768 ms < 1 ms; 512 last 1.536 ms.
+        assertEquals(512, s.callsPerSample());
+        assertEquals(3_000.0, s.medianNs());
+    }
+
+    @Test
+    void warmUpStopsAtItsCapWhenTimesNeverSettle() {
+        SplittableRandom noise = new SplittableRandom(3);
+        FakeClockFamily family = new FakeClockFamily(n -> 1_000 + noise.nextLong(20_000));
+        long start = family.clock.get();
+        MeasureSettings never = FAST.withSteadyTolerance(0).withMaxWarmupMs(200);
+        CandidateOutcome out = measure(family, never);
+        assertEquals(Status.OK, out.status(), out.detail());
+        long elapsedMs = (family.clock.get() - start) / 1_000_000;
+        assertTrue(elapsedMs >= 200, "warm-up ran to its cap: " + elapsedMs + " ms");
+        assertTrue(elapsedMs < 200 + 50, "and stopped there: " + elapsedMs + " ms");
+    }
+
+    @Test
+    void harnessGivesUpWhenFarOverItsAllowance() {
+        FakeClockFamily family = new FakeClockFamily(n -> 100_000_000); // 100 ms a call
+        CandidateOutcome out = measure(family, FAST.withMinSamples(20).withTimeoutMs(1000));
+        assertEquals(Status.TIMEOUT, out.status());
+        assertTrue(out.detail().contains("budget"), out.detail());
+        assertEquals(0.0, out.maxError(), "it was verified before it ran out of time");
+        assertTrue(family.calls() <= 10, "stopped at 80% of 1 s: " + family.calls() + " calls");
+    }
+
+    @Test
+    void wrongAnswerIsDetectedAndNeverTimed() {
+        RogueFamily family = new RogueFamily();
+        CandidateOutcome out = Harness.create().measure(family, RogueFamily.key(), RogueFamily.params("wrong"), FAST);
+        assertEquals(Status.WRONG_ANSWER, out.status());
+        assertNull(out.stats());
+        assertEquals(1.0, out.maxError());
+        assertEquals(1, family.runs(), "only the verifying call ran");
+    }
+
+    @Test
+    void nanOutputIsAWrongAnswer() {
+        CandidateOutcome out = Harness.create().measure(new RogueFamily(), RogueFamily.key(), RogueFamily.params("nan"), FAST);
+        assertEquals(Status.WRONG_ANSWER, out.status());
+        assertTrue(out.maxError().isNaN());
+    }
+
+    @Test
+    void exceptionIsACrashWithItsMessage() {
+        CandidateOutcome out = Harness.create().measure(new RogueFamily(), RogueFamily.key(), RogueFamily.params("throw"), FAST);
+        assertEquals(Status.CRASH, out.status());
+        assertTrue(out.detail().contains("IllegalStateException: kernel fell over"), out.detail());
+        assertNull(out.stats());
+    }
+
+    @Test
+    void configurationRejectedByTheFamilyIsInvalid() {
+        CandidateOutcome out = Harness.create().measure(new RogueFamily(), RogueFamily.key(), RogueFamily.params("invalid"), FAST);
+        assertEquals(Status.INVALID, out.status());
+        assertEquals("tile 7 does not divide n", out.detail());
+    }
+
+    @Test
+    void workloadIsBuiltOncePerKeyAndSeed() {
+        RogueFamily family = new RogueFamily();
+        Harness harness = Harness.create();
+        MeasureSettings quick = FAST.withMinSamples(1).withMaxWarmupMs(0);
+        for (int i = 0; i < 3; i++) harness.measure(family, RogueFamily.key(), RogueFamily.params("ok"), quick);
+        assertEquals(1, family.workloads());
+        harness.measure(family, RogueFamily.key(), RogueFamily.params("ok"), quick.withSeed(2));
+        assertEquals(2, family.workloads());
+    }
+
+    @Test
+    void realClockSamplesAreNeverShorterThanTheKernel() {
+        // Each call spins at least 200 µs, so no sample can be shorter however loaded the machine.
+        MeasureSettings s = new MeasureSettings(5, 2.0, 200, 0.05, 30_000, 1);
+        CandidateOutcome out = Harness.create().measure(new SpinFamily(), SpinFamily.key(), Map.of("us", 200), s);
+        assertEquals(Status.OK, out.status(), out.detail());
+        assertNotNull(out.stats());
+        assertEquals(5, out.stats().samples());
+        assertTrue(out.stats().minNs() >= 200_000, out.stats().toString());
+        // 16 calls of at least 200 µs already exceed 2 ms, so calibration never goes further.
+        assertTrue(out.stats().callsPerSample() <= 16, out.stats().toString());
+    }
+}
