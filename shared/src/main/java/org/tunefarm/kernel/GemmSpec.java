@@ -1,25 +1,108 @@
 package org.tunefarm.kernel;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
+import org.tunefarm.space.Parameter;
 import org.tunefarm.space.SearchSpace;
 
-/** fp32 row-major GEMM, C = A·B with A MxK and B KxN. */
+/**
+ * fp32 row-major GEMM, C = A·B with A MxK and B KxN.
+ *
+ * <p>Two kernels span the space. {@code scalar} is plain Java loops in {@code ijk} or {@code ikj}
+ * order over cache tiles ({@code tileM}, {@code tileN}, {@code tileK}), optionally copying each B
+ * tile ({@code packB}; transposed for ijk so the dot product runs along contiguous memory).
+ * {@code vector} uses the Vector API: with {@code microRows == 1} it streams rows of B with vector
+ * FMAs (i-k-j, the shape for GEMV-like M=1); otherwise a register-blocked micro-kernel holds a
+ * {@code microRows x microVecs} tile of C in vector registers, reading A and B either in place or
+ * from packed, zero-padded micro-panels ({@code packA}, {@code packB}). {@code threads} splits C
+ * into blocks along M or N on a fixed pool the candidate owns.
+ *
+ * <p>Every point computes the right answer for any shape; the constraints only remove points
+ * that would duplicate another point's code path.
+ */
 public final class GemmSpec implements KernelSpec {
+
+    static final int[] TILE_M = {16, 32, 64, 128, 256};
+    static final int[] TILE_N = {32, 64, 128, 256, 512, 1024, 2048, 4096};
+    static final int[] TILE_K = {32, 64, 128, 256, 512, 1024};
+    static final int[] MICRO_ROWS = {1, 2, 4, 6, 8};
+    static final int[] MICRO_VECS = {1, 2, 3, 4};
+
+    /**
+     * Scalar ignores the micro-tile and A packing; the vector path has one loop order; the row
+     * streamer (microRows 1) reads A and B in place; 24 accumulators plus the B vectors and an A
+     * broadcast fill the 32 vector registers of AVX-512, NEON and SVE (AVX2's 16 hold 12; larger
+     * tiles there spill, which the tuner measures).
+     */
+    public static final List<String> CONSTRAINTS = List.of(
+            "kernel == \"scalar\" || loopOrder == \"ikj\"",
+            "kernel == \"vector\" || (microRows == 1 && microVecs == 1 && packA == 0)",
+            "kernel == \"scalar\" || microRows > 1 || (packA == 0 && packB == 0)",
+            "microRows * microVecs <= 24");
 
     @Override public String op() { return "gemm"; }
 
     @Override public List<String> dimensions() { return List.of("M", "N", "K"); }
 
     @Override public SearchSpace space(KernelKey key, int cores) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return SearchSpace.of(parameters(key, cores), CONSTRAINTS);
     }
 
+    /**
+     * The parameters and their domains for a shape. Tiles larger than the shape all behave
+     * alike, so a domain keeps only the smallest such tile; micro-tiles taller than M are pure padding.
+     */
+    public List<Parameter> parameters(KernelKey key, int cores) {
+        validate(key);
+        if (cores < 1) throw new IllegalArgumentException("cores must be positive, got " + cores);
+        int m = key.dim("M"), n = key.dim("N"), k = key.dim("K");
+        return List.of(
+                Parameter.strings("kernel", "scalar", "vector"),
+                Parameter.strings("loopOrder", "ijk", "ikj"),
+                Parameter.ints("tileM", fitting(TILE_M, m)),
+                Parameter.ints("tileN", fitting(TILE_N, n)),
+                Parameter.ints("tileK", fitting(TILE_K, k)),
+                Parameter.ints("microRows", IntStream.of(MICRO_ROWS).filter(r -> r == 1 || r <= m).toArray()),
+                Parameter.ints("microVecs", MICRO_VECS),
+                Parameter.ints("packA", 0, 1),
+                Parameter.ints("packB", 0, 1),
+                Parameter.ints("threads", IntStream.rangeClosed(1, cores).toArray()));
+    }
+
+    /** Scalar i-k-j over 64x256x128 tiles on one thread: what a careful hand-written loop gets. */
     @Override public Map<String, Object> defaultConfig(KernelKey key, int cores) {
-        throw new UnsupportedOperationException("not yet implemented");
+        List<Parameter> ps = parameters(key, cores);
+        Map<String, Object> preferred = Map.of("kernel", "scalar", "loopOrder", "ikj",
+                "tileM", 64, "tileN", 256, "tileK", 128, "microRows", 1, "microVecs", 1,
+                "packA", 0, "packB", 0, "threads", 1);
+        Map<String, Object> config = new LinkedHashMap<>();
+        for (Parameter p : ps) config.put(p.name(), nearest(p, preferred.get(p.name())));
+        return config;
     }
 
     @Override public double flops(KernelKey key) {
         return 2.0 * key.dim("M") * key.dim("N") * key.dim("K");
+    }
+
+    /** The tiles below the extent, plus the smallest tile covering it. */
+    private static int[] fitting(int[] tiles, int extent) {
+        List<Integer> out = new ArrayList<>();
+        for (int t : tiles) {
+            out.add(t);
+            if (t >= extent) break;
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The preferred value when the domain has it, else the largest below it, else the smallest. */
+    private static Object nearest(Parameter p, Object preferred) {
+        if (p.choiceOf(preferred) >= 0 || !p.isInteger()) return preferred;
+        int want = (Integer) preferred;
+        Object best = p.values().get(0);
+        for (Object v : p.values()) if ((Integer) v <= want) best = v;
+        return best;
     }
 }

@@ -1,0 +1,122 @@
+package org.tunefarm.agent.kernels.gemm;
+
+/**
+ * The register-blocked vector path, in the loop order of GotoBLAS/BLIS: N in tileN blocks, K in
+ * tileK slices (a B slice stays in L2, one B micro-panel in L1), M in tileM blocks (an A block
+ * stays in L2), then micro-panels of B and of A, each pair one micro-kernel call. Ragged edges
+ * never reach the kernel: a partial A or B micro-panel is packed with zero padding (even when
+ * that operand is otherwise read in place), and a partial C tile goes through a scratch tile.
+ */
+final class BlockedVectorGemm implements RegionKernel {
+
+    private final float[] a, b;
+    private final int n, k;
+    private final int rows, width, tileM, tileN, tileK;
+    private final boolean packA, packB;
+    private final MicroKernel kernel;
+    private final float[] aPanels, bPanels, aEdge, bEdge, cEdge;
+
+    BlockedVectorGemm(GemmWorkload w, GemmConfig config) {
+        a = w.a;
+        b = w.b;
+        n = w.n;
+        k = w.k;
+        rows = config.microRows();
+        width = config.microVecs() * MicroKernel.lanes();
+        // Blocks hold whole micro-tiles; a tile below one micro-tile becomes one micro-tile.
+        tileM = Math.max(1, Math.min(config.tileM(), roundUp(w.m, rows)) / rows) * rows;
+        tileN = Math.max(1, Math.min(config.tileN(), roundUp(w.n, width)) / width) * width;
+        tileK = Math.min(config.tileK(), w.k);
+        packA = config.packA();
+        packB = config.packB();
+        kernel = MicroKernel.forTile(rows, config.microVecs());
+        aPanels = packA ? new float[tileM * tileK] : null;
+        bPanels = packB ? new float[tileN * tileK] : null;
+        aEdge = packA ? null : new float[rows * tileK];
+        bEdge = packB ? null : new float[width * tileK];
+        cEdge = new float[rows * width];
+    }
+
+    @Override public void compute(float[] c, int m0, int m1, int n0, int n1) {
+        for (int jc = n0; jc < n1; jc += tileN) {
+            int jEnd = Math.min(jc + tileN, n1);
+            for (int pc = 0; pc < k; pc += tileK) {
+                int kc = Math.min(tileK, k - pc);
+                if (packB) MicroPanels.packBBlock(b, n, pc, kc, jc, jEnd, width, bPanels);
+                for (int ic = m0; ic < m1; ic += tileM) {
+                    int iEnd = Math.min(ic + tileM, m1);
+                    if (packA) MicroPanels.packABlock(a, k, ic, iEnd, pc, kc, rows, aPanels);
+                    block(c, ic, iEnd, jc, jEnd, pc, kc);
+                }
+            }
+        }
+    }
+
+    /** One (M block, N block, K slice): every micro-tile, B panel outer so it stays in L1. */
+    private void block(float[] c, int ic, int iEnd, int jc, int jEnd, int pc, int kc) {
+        boolean accumulate = pc > 0;
+        for (int jr = jc; jr < jEnd; jr += width) {
+            int cols = Math.min(width, jEnd - jr);
+            float[] bArr;
+            int bi, bRs;
+            if (packB) {
+                bArr = bPanels;
+                bi = (jr - jc) / width * kc * width;
+                bRs = width;
+            } else if (cols == width) {
+                bArr = b;
+                bi = pc * n + jr;
+                bRs = n;
+            } else {
+                MicroPanels.packB(b, n, jEnd, pc, kc, jr, width, bEdge, 0);
+                bArr = bEdge;
+                bi = 0;
+                bRs = width;
+            }
+            for (int ir = ic; ir < iEnd; ir += rows) {
+                int real = Math.min(rows, iEnd - ir);
+                float[] aArr;
+                int ai, aRs, aCs;
+                if (packA) {
+                    aArr = aPanels;
+                    ai = (ir - ic) / rows * kc * rows;
+                    aRs = 1;
+                    aCs = rows;
+                } else if (real == rows) {
+                    aArr = a;
+                    ai = ir * k + pc;
+                    aRs = k;
+                    aCs = 1;
+                } else {
+                    MicroPanels.packA(a, k, iEnd, ir, pc, kc, rows, aEdge, 0);
+                    aArr = aEdge;
+                    ai = 0;
+                    aRs = 1;
+                    aCs = rows;
+                }
+                if (real == rows && cols == width) {
+                    kernel.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, c, ir * n + jr, n, accumulate);
+                } else {
+                    kernel.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, cEdge, 0, width, false);
+                    mergeEdge(c, ir, real, jr, cols, accumulate);
+                }
+            }
+        }
+    }
+
+    /** Copies (or adds) the real part of the scratch tile into C. */
+    private void mergeEdge(float[] c, int ir, int real, int jr, int cols, boolean accumulate) {
+        for (int r = 0; r < real; r++) {
+            int to = (ir + r) * n + jr, from = r * width;
+            if (accumulate) {
+                for (int j = 0; j < cols; j++) c[to + j] += cEdge[from + j];
+            } else {
+                System.arraycopy(cEdge, from, c, to, cols);
+            }
+        }
+    }
+
+    private static int roundUp(int v, int multiple) {
+        return (v + multiple - 1) / multiple * multiple;
+    }
+}

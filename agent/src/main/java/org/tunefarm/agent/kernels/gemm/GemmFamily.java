@@ -1,0 +1,42 @@
+package org.tunefarm.agent.kernels.gemm;
+
+import java.util.Map;
+import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.kernel.GemmSpec;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.kernel.KernelSpec;
+
+/**
+ * fp32 GEMM on the agent: the scalar loops ({@link ScalarGemm}), the row-streaming vector path
+ * for one-row micro-tiles ({@link RowStreamGemm}) and the register-blocked vector path
+ * ({@link BlockedVectorGemm}), each split over threads by {@link GemmCandidate}.
+ */
+public final class GemmFamily implements KernelFamily {
+
+    /** Why the vector path cannot run in this JVM, or null when it can. */
+    private static final String VECTOR_UNAVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+            ? null : "the vector kernel needs the JVM started with --add-modules jdk.incubator.vector";
+
+    private final GemmSpec spec = new GemmSpec();
+
+    @Override public KernelSpec spec() { return spec; }
+
+    @Override public Workload workload(KernelKey key, long seed) {
+        spec.validate(key);
+        return new GemmWorkload(key, seed);
+    }
+
+    @Override public Candidate candidate(Workload workload, Map<String, Object> params) {
+        if (!(workload instanceof GemmWorkload w)) throw new IllegalArgumentException("not a gemm workload: " + workload.key().id());
+        GemmConfig config = GemmConfig.of(params);
+        if (!config.vector()) {
+            return new GemmCandidate(w, config.threads(), 1, 16, wl -> new ScalarGemm(wl, config));
+        }
+        if (VECTOR_UNAVAILABLE != null) throw new IllegalArgumentException(VECTOR_UNAVAILABLE);
+        int width = config.microVecs() * MicroKernel.lanes();
+        if (config.microRows() == 1) {
+            return new GemmCandidate(w, config.threads(), 1, width, wl -> new RowStreamGemm(wl, config));
+        }
+        return new GemmCandidate(w, config.threads(), config.microRows(), width, wl -> new BlockedVectorGemm(wl, config));
+    }
+}

@@ -1,0 +1,32 @@
+package org.tunefarm.agent.kernels.gemm;
+
+/**
+ * Computes one rows x (vecs * lanes) tile of C from a K slice of A and B:
+ * {@code C[r][j] (+)= sum over p < kc of A(r, p) * B(p, j)}, where A(r, p) is
+ * {@code a[ai + r * aRs + p * aCs]} and B(p, j) is {@code b[bi + p * bRs + j]}. Strides let a
+ * packed panel (aRs 1, aCs rows; bRs the panel width) and a matrix read in place share one kernel.
+ * The whole tile is written: callers hand it a scratch tile where C is ragged.
+ */
+@FunctionalInterface
+interface MicroKernel {
+
+    void run(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+             float[] c, int ci, int ldc, boolean accumulate);
+
+    /** The written-out kernel for the tile when there is one, else the generic loop. */
+    static MicroKernel forTile(int rows, int vecs) {
+        MicroKernel k = UnrolledMicroKernels.BY_TILE.get(tileKey(rows, vecs));
+        if (k == null) k = WideMicroKernels.BY_TILE.get(tileKey(rows, vecs));
+        return k != null ? k : new GenericMicroKernel(rows, vecs);
+    }
+
+    /** Names a micro-tile in the kernel tables. */
+    static int tileKey(int rows, int vecs) {
+        return rows * 1024 + vecs;
+    }
+
+    /** Floats in one vector of the species the kernels use. */
+    static int lanes() {
+        return UnrolledMicroKernels.S.length();
+    }
+}

@@ -1,0 +1,209 @@
+package org.tunefarm.agent.kernels.gemm;
+
+import java.util.Map;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Register-blocked micro-kernels written out for the micro-tiles that fit 16 vector registers
+ * (AVX2): each holds its rows x vecs tile of C in named locals, so C2 keeps them in registers
+ * across the K loop, where an array of accumulators would live in memory. The element (r, p) of
+ * A is {@code a[ai + r * aRs + p * aCs]}, row p of B starts at {@code b[bi + p * bRs]}, so packed
+ * panels and A or B read in place run through the same code. All the kernels here and in
+ * {@link WideMicroKernels} follow one pattern: change them together.
+ */
+final class UnrolledMicroKernels {
+
+    /** The widest species the CPU runs natively; every kernel adapts to its lane count. */
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+
+    /** The kernels by {@link MicroKernel#tileKey}. */
+    static final Map<Integer, MicroKernel> BY_TILE = Map.ofEntries(
+            Map.entry(MicroKernel.tileKey(4, 1), UnrolledMicroKernels::k4x1),
+            Map.entry(MicroKernel.tileKey(4, 2), UnrolledMicroKernels::k4x2),
+            Map.entry(MicroKernel.tileKey(4, 3), UnrolledMicroKernels::k4x3),
+            Map.entry(MicroKernel.tileKey(6, 1), UnrolledMicroKernels::k6x1),
+            Map.entry(MicroKernel.tileKey(6, 2), UnrolledMicroKernels::k6x2),
+            Map.entry(MicroKernel.tileKey(8, 1), UnrolledMicroKernels::k8x1));
+
+    private UnrolledMicroKernels() {}
+
+    static void k4x1(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                      float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = a0.fma(b0, c00);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = a1.fma(b0, c10);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = a2.fma(b0, c20);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = a3.fma(b0, c30);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+    }
+
+    static void k4x2(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                      float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+    }
+
+    static void k4x3(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                      float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01); c02 = a0.fma(b2, c02);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11); c12 = a1.fma(b2, c12);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21); c22 = a2.fma(b2, c22);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31); c32 = a3.fma(b2, c32);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
+    }
+
+    static void k6x1(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                      float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = a0.fma(b0, c00);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = a1.fma(b0, c10);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = a2.fma(b0, c20);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = a3.fma(b0, c30);
+            FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
+            c40 = a4.fma(b0, c40);
+            FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
+            c50 = a5.fma(b0, c50);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate);
+    }
+
+    static void k6x2(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                      float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
+    }
+
+    static void k8x1(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                      float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = a0.fma(b0, c00);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = a1.fma(b0, c10);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = a2.fma(b0, c20);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = a3.fma(b0, c30);
+            FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
+            c40 = a4.fma(b0, c40);
+            FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
+            c50 = a5.fma(b0, c50);
+            FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
+            c60 = a6.fma(b0, c60);
+            FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
+            c70 = a7.fma(b0, c70);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate);
+        store(c60, c, ci + 6 * ldc, accumulate);
+        store(c70, c, ci + 7 * ldc, accumulate);
+    }
+
+    private static void store(FloatVector acc, float[] c, int at, boolean accumulate) {
+        (accumulate ? acc.add(FloatVector.fromArray(S, c, at)) : acc).intoArray(c, at);
+    }
+}
