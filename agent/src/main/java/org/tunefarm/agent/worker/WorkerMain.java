@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.tunefarm.agent.harness.FamilyLookup;
 import org.tunefarm.agent.harness.Harness;
+import org.tunefarm.agent.kernels.KernelFamilies;
 
 /**
  * Entry point of the worker process: JSON-lines requests on stdin, responses on stdout. Stdout
@@ -19,7 +20,7 @@ public final class WorkerMain {
     public static void main(String[] args) throws Exception {
         PrintStream protocol = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err);
-        FamilyLookup families = FamilyLookup.fromSystemProperty();
+        FamilyLookup families = FamilyLookup.fromSystemProperty().or(KernelFamilies::get);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         new WorkerLoop(families, Harness.create()).serve(in, protocol);
         // stdin closed: the agent is done with this worker. Exit even if a kernel left threads running.
