@@ -39,7 +39,15 @@ public record TableEntry(
             .thenComparingLong(TableEntry::measuredAt)
             .thenComparing(TableEntry::sweepId)
             .thenComparingLong(TableEntry::index)
-            .thenComparing(TableEntry::agentId);
+            .thenComparing(TableEntry::agentId)
+            // Equal provenance with different evidence (a re-sent, re-measured candidate): still
+            // pick one the same way from either side, or merge would depend on argument order.
+            .thenComparingDouble((TableEntry e) -> e.stats().minNs())
+            .thenComparingDouble((TableEntry e) -> e.stats().cv())
+            .thenComparingInt((TableEntry e) -> e.stats().samples())
+            .thenComparing(TableEntry::temperatureC, Comparator.nullsFirst(Comparator.<Double>naturalOrder()))
+            .thenComparing(TableEntry::gflops, Comparator.nullsFirst(Comparator.<Double>naturalOrder()))
+            .thenComparing((TableEntry e) -> new java.util.TreeMap<>(e.params()).toString());
 
     /**
      * The entry a single OK measurement stands for, or null when it cannot win (not OK).

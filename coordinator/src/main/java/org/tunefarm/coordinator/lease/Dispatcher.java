@@ -166,7 +166,9 @@ public final class Dispatcher {
     /** The report's new measurements are durable: advance the searches and the lease. */
     public void persisted(Report r, List<Measurement> fresh) {
         Held held = leases.get(r.leaseId());
-        SweepRun sweep = held != null ? sweeps.get(held.lease().sweepId()) : null;
+        // Durable is durable, even if the lease ran out while the log was syncing: find the sweep
+        // from the (checked) measurements, not from the lease, or their candidates are lent again.
+        SweepRun sweep = held != null ? sweeps.get(held.lease().sweepId()) : fresh.isEmpty() ? null : sweeps.get(fresh.get(0).sweepId());
         for (Measurement m : fresh) if (sweep != null) sweep.recorded(m);
         if (held != null) {
             for (Measurement m : r.measurements()) held.open().remove(m.index());

@@ -42,10 +42,19 @@ public final class RecordLog implements RecordStore {
         channel.position(channel.size());
     }
 
+    /**
+     * A reader that replaces malformed UTF-8 rather than throwing: a torn last line may end inside
+     * a multi-byte character, and must be cut off, not make the log unreadable. A replaced tail is
+     * never shorter in bytes than the original, so it still counts as torn.
+     */
+    private BufferedReader lines() throws IOException {
+        return new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8));
+    }
+
     /** Reads ids of complete lines; returns the byte length of the complete prefix. */
     private long scan() throws IOException {
         long good = 0;
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader r = lines()) {
             String line;
             long offset = 0;
             while ((line = r.readLine()) != null) {
@@ -90,7 +99,7 @@ public final class RecordLog implements RecordStore {
         synchronized (this) {
             limit = channel.position();
         }
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader r = lines()) {
             String line;
             long offset = 0;
             while ((line = r.readLine()) != null && offset < limit) {

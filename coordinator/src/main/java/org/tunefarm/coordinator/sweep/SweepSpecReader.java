@@ -75,7 +75,7 @@ public final class SweepSpecReader {
             try {
                 family.validate(new KernelKey(kernel, shapes.get(i), dtype));
             } catch (IllegalArgumentException e) {
-                throw new SpecException("shapes[" + i + "]", e.getMessage());
+                throw shapeError(i, e.getMessage());
             }
         }
         Map<String, List<Object>> space = space(root.get("space"));
@@ -97,6 +97,21 @@ public final class SweepSpecReader {
         List<String> classes = strings(root.get("deviceClasses"), "deviceClasses");
         int batchSize = integer(root, "batchSize", 8, 1, 1000);
         return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize);
+    }
+
+    /**
+     * {@link KernelSpec#validate} names {@code shape.D} or {@code dtype}; point at the field the
+     * user wrote: {@code shapes[i].D}, or the top-level {@code dtype}.
+     */
+    private static SpecException shapeError(int i, String message) {
+        String m = message == null ? "" : message;
+        int end = 0;
+        while (end < m.length() && m.charAt(end) != ' ' && m.charAt(end) != ':') end++;
+        String named = m.substring(0, end);
+        String rest = m.substring(end).replaceFirst("^:? ", "");
+        if (named.startsWith("shape.")) return new SpecException("shapes[" + i + "]." + named.substring("shape.".length()), rest);
+        if (named.equals("dtype")) return new SpecException("dtype", rest);
+        return new SpecException("shapes[" + i + "]", m);
     }
 
     /** Random draws, then a bounded walk: a huge space with no valid point must not hang the request. */
@@ -148,7 +163,10 @@ public final class SweepSpecReader {
 
     private static SweepSpec.StrategySpec strategy(JsonNode n) {
         if (n == null || n.isNull()) return new SweepSpec.StrategySpec("random", 64, 0, 1, Map.of());
-        if (n.isTextual()) return new SweepSpec.StrategySpec(n.textValue(), 64, 0, 1, Map.of());
+        if (n.isTextual()) {
+            StrategyCatalog.check(n.textValue(), Map.of());
+            return new SweepSpec.StrategySpec(n.textValue(), 64, 0, 1, Map.of());
+        }
         if (!n.isObject()) throw new SpecException("strategy", "must be a name or an object {name, budget, seconds, seed, options}");
         for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
             String f = it.next();

@@ -40,7 +40,8 @@ class GemmSpaceTest {
     @Test void constraintsPruneDuplicatePoints() {
         SearchSpace space = spaceOrSkip(shape(1024, 1024, 1024));
         long valid = space.countValid();
-        assertTrue(valid < space.size() / 5, valid + " of " + space.size());
+        // Scalar points ignore the micro-tile and A packing, vector points have one loop order: about 4 in 5 go.
+        assertTrue(valid < space.size() / 4, valid + " of " + space.size());
         assertTrue(valid > 10_000, "the space still spans the field: " + valid);
         // The vector path has one loop order; scalar ignores the micro-tile.
         var vectorIjk = new java.util.HashMap<>(GemmProbe.vector(64, 256, 256, 6, 2, 1, 1, 1));

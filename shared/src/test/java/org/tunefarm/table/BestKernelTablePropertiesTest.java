@@ -1,0 +1,196 @@
+package org.tunefarm.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Builders;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.kernel.KernelSpecs;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.SensorReading;
+import org.tunefarm.measure.Stats;
+import org.tunefarm.measure.Status;
+import org.tunefarm.protocol.Lease;
+
+/**
+ * Merge laws of the best-kernel table over random evidence: a few device classes and kernel
+ * keys, baseline measurements (index -1), failed runs, and deliberately few distinct medians,
+ * timestamps and agents so that ties are common.
+ */
+class BestKernelTablePropertiesTest {
+
+    static final List<String> CLASSES = List.of("zen4-8c-jdk25", "a76-4c-jdk21");
+    static final List<KernelKey> KEYS = List.of(
+            new KernelKey("gemm", Map.of("M", 64, "N", 64, "K", 64), "fp32"),
+            new KernelKey("gemm", Map.of("M", 128, "N", 32, "K", 7), "fp32"),
+            new KernelKey("sleep", Map.of("unitUs", 100), "fp32"));
+
+    @Provide
+    Arbitrary<Measurement> measurements() {
+        return Builders.withBuilder(MeasurementBuilder::new)
+                .use(Arbitraries.of(CLASSES)).in((b, v) -> { b.deviceClass = v; return b; })
+                .use(Arbitraries.of(KEYS)).in((b, v) -> { b.key = v; return b; })
+                .use(Arbitraries.of("s1", "s2")).in((b, v) -> { b.sweepId = v; return b; })
+                .use(Arbitraries.longs().between(-1, 4)).in((b, v) -> { b.index = v; return b; })
+                .use(Arbitraries.of(Status.OK, Status.OK, Status.OK, Status.WRONG_ANSWER, Status.TIMEOUT, Status.CRASH)).in((b, v) -> { b.status = v; return b; })
+                .use(Arbitraries.of(100.0, 150.0, 333.3, 1e6 / 7, 0.1 + 0.2, 9_876.54321)).in((b, v) -> { b.median = v; return b; })
+                .use(Arbitraries.doubles().between(0.5, 1.0)).in((b, v) -> { b.minFraction = v; return b; })
+                .use(Arbitraries.doubles().between(0, 0.3)).in((b, v) -> { b.cv = v; return b; })
+                .use(Arbitraries.integers().between(1, 9)).in((b, v) -> { b.samples = v; return b; })
+                .use(Arbitraries.of(1_000L, 2_000L, 3_000L)).in((b, v) -> { b.finishedAt = v; return b; })
+                .use(Arbitraries.of("a1", "a2")).in((b, v) -> { b.agentId = v; return b; })
+                .use(Arbitraries.doubles().between(30, 90).injectNull(0.3)).in((b, v) -> { b.temperature = v; return b; })
+                .build(MeasurementBuilder::build);
+    }
+
+    @Provide
+    Arbitrary<List<Measurement>> evidence() {
+        return measurements().list().ofMaxSize(25);
+    }
+
+    @Provide
+    Arbitrary<BestKernelTable> tables() {
+        return evidence().map(BestKernelTablePropertiesTest::table);
+    }
+
+    static final class MeasurementBuilder {
+        String deviceClass, sweepId, agentId;
+        KernelKey key;
+        long index, finishedAt;
+        Status status;
+        double median, minFraction, cv;
+        int samples;
+        Double temperature;
+
+        Measurement build() {
+            Stats stats = status == Status.OK ? new Stats(median * minFraction, median, median * 1.01, median * cv, cv, samples, 3) : null;
+            return new Measurement(sweepId, key, index, Map.of("i", (int) index), status, stats, null, SensorReading.NONE,
+                    new SensorReading(temperature, null, null), "", agentId, deviceClass, finishedAt - 10, finishedAt, 0);
+        }
+    }
+
+    static TableEntry entry(Measurement m) {
+        return TableEntry.of(m, KernelSpecs.get(m.key().op()).flops(m.key()));
+    }
+
+    static BestKernelTable table(List<Measurement> ms) {
+        List<TableEntry> es = new ArrayList<>();
+        for (Measurement m : ms) {
+            TableEntry e = entry(m);
+            if (e != null) es.add(e);
+        }
+        return BestKernelTable.of(es);
+    }
+
+    @Property(tries = 300)
+    void mergeIsCommutative(@ForAll("tables") BestKernelTable a, @ForAll("tables") BestKernelTable b) {
+        assertEquals(BestKernelTable.merge(a, b), BestKernelTable.merge(b, a));
+    }
+
+    @Property(tries = 300)
+    void mergeIsAssociative(@ForAll("tables") BestKernelTable a, @ForAll("tables") BestKernelTable b, @ForAll("tables") BestKernelTable c) {
+        assertEquals(BestKernelTable.merge(BestKernelTable.merge(a, b), c), BestKernelTable.merge(a, BestKernelTable.merge(b, c)));
+    }
+
+    @Property(tries = 300)
+    void mergeIsIdempotent(@ForAll("tables") BestKernelTable a, @ForAll("tables") BestKernelTable b) {
+        assertEquals(a, BestKernelTable.merge(a, a));
+        BestKernelTable ab = BestKernelTable.merge(a, b);
+        assertEquals(ab, BestKernelTable.merge(ab, a));
+        assertEquals(ab, BestKernelTable.merge(ab, b));
+    }
+
+    @Property(tries = 300)
+    void emptyTableIsTheIdentity(@ForAll("tables") BestKernelTable a) {
+        assertEquals(a, BestKernelTable.merge(a, BestKernelTable.EMPTY));
+        assertEquals(a, BestKernelTable.merge(BestKernelTable.EMPTY, a));
+    }
+
+    @Property(tries = 300)
+    void withAgreesWithMergeOfASingleEntry(@ForAll("tables") BestKernelTable t, @ForAll("measurements") Measurement m) {
+        TableEntry e = entry(m);
+        BestKernelTable single = e == null ? BestKernelTable.EMPTY : BestKernelTable.of(List.of(e));
+        assertEquals(BestKernelTable.merge(t, single), t.with(e));
+    }
+
+    @Property(tries = 300)
+    void evidenceInAnyOrderAndSplitGivesOneTable(@ForAll("evidence") List<Measurement> ms, @ForAll long seed) {
+        List<Measurement> shuffled = new ArrayList<>(ms);
+        java.util.Collections.shuffle(shuffled, new java.util.Random(seed));
+        int cut = shuffled.isEmpty() ? 0 : (int) Math.floorMod(seed, shuffled.size());
+        BestKernelTable split = BestKernelTable.merge(table(shuffled.subList(0, cut)), table(shuffled.subList(cut, shuffled.size())));
+        assertEquals(table(ms), split);
+    }
+
+    @Property(tries = 300)
+    void lookupReturnsTheFastestOkMeasurement(@ForAll("evidence") List<Measurement> ms) {
+        BestKernelTable t = table(ms);
+        for (String c : CLASSES) {
+            for (KernelKey k : KEYS) {
+                Optional<Double> fastest = ms.stream()
+                        .filter(m -> m.deviceClass().equals(c) && m.key().equals(k) && m.status() == Status.OK)
+                        .map(m -> m.stats().medianNs()).min(Comparator.naturalOrder());
+                Optional<TableEntry> found = t.lookup(c, k);
+                assertEquals(fastest.isPresent(), found.isPresent(), c + " " + k.id());
+                if (found.isEmpty()) continue;
+                TableEntry e = found.get();
+                assertEquals(fastest.get(), e.stats().medianNs());
+                assertEquals(c, e.deviceClass());
+                assertEquals(k, e.kernel());
+                // The winner is one of the measurements, with its own params and provenance.
+                assertTrue(ms.stream().anyMatch(m -> m.status() == Status.OK && m.deviceClass().equals(c) && m.key().equals(k)
+                        && m.index() == e.index() && m.params().equals(e.params()) && m.agentId().equals(e.agentId())
+                        && m.finishedAt() == e.measuredAt() && m.stats().medianNs() == e.stats().medianNs()));
+            }
+        }
+    }
+
+    @Property(tries = 300)
+    void nonOkMeasurementsNeverEnter(@ForAll("evidence") List<Measurement> ms) {
+        List<Measurement> ok = ms.stream().filter(m -> m.status() == Status.OK).toList();
+        assertEquals(table(ok), table(ms));
+        for (Measurement m : ms) if (m.status() != Status.OK) assertNull(entry(m));
+    }
+
+    @Property(tries = 300)
+    void speedupIsTheLatestBaselineMedianOverTheBestMedian(@ForAll("evidence") List<Measurement> ms) {
+        BestKernelTable t = table(ms);
+        for (TableEntry e : t.entries()) {
+            List<Measurement> baselines = ms.stream()
+                    .filter(m -> m.status() == Status.OK && m.index() == Lease.Candidate.BASELINE
+                            && m.deviceClass().equals(e.deviceClass()) && m.key().equals(e.kernel()))
+                    .toList();
+            if (baselines.isEmpty()) {
+                assertNull(e.speedupOverDefault());
+                assertNull(e.defaultMedianNs());
+                continue;
+            }
+            // the most recent baseline counts; among equally recent ones, the faster
+            Measurement latest = baselines.stream().max(Comparator.comparingLong(Measurement::finishedAt)
+                    .thenComparing(m -> -m.stats().medianNs())).orElseThrow();
+            assertEquals(latest.stats().medianNs(), e.defaultMedianNs());
+            assertEquals(latest.stats().medianNs() / e.stats().medianNs(), e.speedupOverDefault());
+        }
+    }
+
+    @Property(tries = 200)
+    void gflopsIsTheWinnersWorkOverItsMedian(@ForAll("evidence") List<Measurement> ms) {
+        for (TableEntry e : table(ms).entries()) {
+            double flops = KernelSpecs.get(e.kernel().op()).flops(e.kernel());
+            if (flops == 0) assertNull(e.gflops());
+            else assertEquals(flops / e.stats().medianNs(), Objects.requireNonNull(e.gflops()));
+        }
+    }
+}
