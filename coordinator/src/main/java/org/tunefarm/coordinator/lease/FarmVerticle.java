@@ -111,8 +111,12 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
                 TableEntry e = table.fold(x);
                 if (e != null) changed.add(e);
             }
-            table.publish(changed).onFailure(t -> LOG.log(Level.WARNING, "table publish failed", t));
-            m.reply(json(Ack.ok(fresh.size())));
+            // The records are durable, so the ack does not depend on the publish; waiting for it
+            // gives the agent's operator read-your-writes on the table.
+            table.publish(changed).onComplete(p -> {
+                if (p.failed()) LOG.log(Level.WARNING, "table publish failed", p.cause());
+                m.reply(json(Ack.ok(fresh.size())));
+            });
         });
     }
 

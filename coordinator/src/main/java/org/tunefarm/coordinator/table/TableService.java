@@ -21,6 +21,8 @@ public final class TableService {
 
     private final Vertx vertx;
     private BestKernelTable table = BestKernelTable.EMPTY;
+    /** Publishes run one after another, so a later (richer) entry is never overwritten by an earlier one. */
+    private Future<Void> publishing = Future.succeededFuture();
 
     public TableService(Vertx vertx) {
         this.vertx = vertx;
@@ -41,12 +43,23 @@ public final class TableService {
         return table;
     }
 
-    /** Publishes entries to the cluster map, merging with whatever is there. */
+    /**
+     * Publishes entries to the cluster map, merging with whatever is there. Only the latest entry
+     * of each slot goes out: it already holds this coordinator's earlier evidence, and concurrent
+     * read-merge-writes of one slot would otherwise race.
+     */
     public Future<Void> publish(List<TableEntry> changed) {
         if (changed.isEmpty()) return Future.succeededFuture();
+        java.util.Map<String, TableEntry> latest = new java.util.LinkedHashMap<>();
+        for (TableEntry e : changed) latest.put(e.slot(), e);
+        publishing = publishing.transform(ignored -> write(latest.values()));
+        return publishing;
+    }
+
+    private Future<Void> write(java.util.Collection<TableEntry> entries) {
         return map().compose(m -> {
             List<Future<?>> fs = new ArrayList<>();
-            for (TableEntry e : changed) {
+            for (TableEntry e : entries) {
                 fs.add(m.get(e.slot()).compose(old -> {
                     TableEntry merged = old == null ? e : TableEntry.merge(read(old), e);
                     return m.put(e.slot(), Protocol.write(merged));
