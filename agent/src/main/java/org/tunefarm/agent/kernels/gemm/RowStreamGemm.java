@@ -56,13 +56,13 @@ final class RowStreamGemm implements RegionKernel {
             for (; j + step <= jEnd; j += step) {
                 for (int v = 0; v < vecs; v++) {
                     int o = j + v * L;
-                    av.fma(FloatVector.fromArray(S, b, bRow + o), FloatVector.fromArray(S, c, cRow + o)).intoArray(c, cRow + o);
+                    Fma.madd(av, FloatVector.fromArray(S, b, bRow + o), FloatVector.fromArray(S, c, cRow + o)).intoArray(c, cRow + o);
                 }
             }
             for (; j + L <= jEnd; j += L) {
-                av.fma(FloatVector.fromArray(S, b, bRow + j), FloatVector.fromArray(S, c, cRow + j)).intoArray(c, cRow + j);
+                Fma.madd(av, FloatVector.fromArray(S, b, bRow + j), FloatVector.fromArray(S, c, cRow + j)).intoArray(c, cRow + j);
             }
-            for (; j < jEnd; j++) c[cRow + j] = Math.fma(aip, b[bRow + j], c[cRow + j]);
+            for (; j < jEnd; j++) c[cRow + j] += aip * b[bRow + j];
         }
     }
 }
