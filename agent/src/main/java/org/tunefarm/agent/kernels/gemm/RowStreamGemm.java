@@ -31,12 +31,12 @@ final class RowStreamGemm implements RegionKernel {
         tileK = Math.min(config.tileK(), w.k);
     }
 
-    @Override public void compute(float[] c, int m0, int m1, int n0, int n1) {
+    @Override public void compute(float[] c, int m0, int m1, int n0, int n1, int k0, int k1) {
         for (int i = m0; i < m1; i++) Arrays.fill(c, i * n + n0, i * n + n1, 0f);
         for (int jc = n0; jc < n1; jc += tileN) {
             int jEnd = Math.min(jc + tileN, n1);
-            for (int pc = 0; pc < k; pc += tileK) {
-                int pEnd = Math.min(pc + tileK, k);
+            for (int pc = k0; pc < k1; pc += tileK) {
+                int pEnd = Math.min(pc + tileK, k1);
                 // B[pc:pEnd, jc:jEnd] is reused by each row of the M block while it sits in cache.
                 for (int ic = m0; ic < m1; ic += tileM) {
                     int iEnd = Math.min(ic + tileM, m1);
