@@ -18,7 +18,11 @@ import org.tunefarm.space.SearchSpace;
  * FMAs (i-k-j, the shape for GEMV-like M=1); otherwise a register-blocked micro-kernel holds a
  * {@code microRows x microVecs} tile of C in vector registers, reading A and B either in place or
  * from packed, zero-padded micro-panels ({@code packA}, {@code packB}). {@code threads} splits C
- * into blocks along M or N on a fixed pool the candidate owns.
+ * into blocks along M or N (or, for a single row of micro-tiles, splits K and sums) on a fixed
+ * pool the candidate owns.
+ *
+ * <p>Size: for 1024x1024x1024 on 2 cores, 115,200 points of which 24,480 are valid; for
+ * 1x4096x4096, 6,144 and 768.
  *
  * <p>Every point computes the right answer for any shape; the constraints only remove points
  * that would duplicate another point's code path.

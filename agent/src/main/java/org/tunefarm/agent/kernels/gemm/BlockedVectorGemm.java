@@ -37,24 +37,23 @@ final class BlockedVectorGemm implements RegionKernel {
         cEdge = new float[rows * width];
     }
 
-    @Override public void compute(float[] c, int m0, int m1, int n0, int n1) {
+    @Override public void compute(float[] c, int m0, int m1, int n0, int n1, int k0, int k1) {
         for (int jc = n0; jc < n1; jc += tileN) {
             int jEnd = Math.min(jc + tileN, n1);
-            for (int pc = 0; pc < k; pc += tileK) {
-                int kc = Math.min(tileK, k - pc);
+            for (int pc = k0; pc < k1; pc += tileK) {
+                int kc = Math.min(tileK, k1 - pc);
                 if (packB) MicroPanels.packBBlock(b, n, pc, kc, jc, jEnd, width, bPanels);
                 for (int ic = m0; ic < m1; ic += tileM) {
                     int iEnd = Math.min(ic + tileM, m1);
                     if (packA) MicroPanels.packABlock(a, k, ic, iEnd, pc, kc, rows, aPanels);
-                    block(c, ic, iEnd, jc, jEnd, pc, kc);
+                    block(c, ic, iEnd, jc, jEnd, pc, kc, pc > k0);
                 }
             }
         }
     }
 
     /** One (M block, N block, K slice): every micro-tile, B panel outer so it stays in L1. */
-    private void block(float[] c, int ic, int iEnd, int jc, int jEnd, int pc, int kc) {
-        boolean accumulate = pc > 0;
+    private void block(float[] c, int ic, int iEnd, int jc, int jEnd, int pc, int kc, boolean accumulate) {
         for (int jr = jc; jr < jEnd; jr += width) {
             int cols = Math.min(width, jEnd - jr);
             float[] bArr;

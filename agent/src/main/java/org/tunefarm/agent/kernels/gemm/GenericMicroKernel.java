@@ -32,7 +32,7 @@ final class GenericMicroKernel implements MicroKernel {
                 FloatVector ar = FloatVector.broadcast(S, a[ai + r * aRs]);
                 for (int v = 0; v < vecs; v++) {
                     int t = r * width + v * L;
-                    ar.fma(FloatVector.fromArray(S, b, bi + v * L), FloatVector.fromArray(S, tile, t)).intoArray(tile, t);
+                    Fma.madd(ar, FloatVector.fromArray(S, b, bi + v * L), FloatVector.fromArray(S, tile, t)).intoArray(tile, t);
                 }
             }
         }

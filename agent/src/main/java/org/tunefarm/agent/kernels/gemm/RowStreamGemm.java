@@ -31,12 +31,12 @@ final class RowStreamGemm implements RegionKernel {
         tileK = Math.min(config.tileK(), w.k);
     }
 
-    @Override public void compute(float[] c, int m0, int m1, int n0, int n1) {
+    @Override public void compute(float[] c, int m0, int m1, int n0, int n1, int k0, int k1) {
         for (int i = m0; i < m1; i++) Arrays.fill(c, i * n + n0, i * n + n1, 0f);
         for (int jc = n0; jc < n1; jc += tileN) {
             int jEnd = Math.min(jc + tileN, n1);
-            for (int pc = 0; pc < k; pc += tileK) {
-                int pEnd = Math.min(pc + tileK, k);
+            for (int pc = k0; pc < k1; pc += tileK) {
+                int pEnd = Math.min(pc + tileK, k1);
                 // B[pc:pEnd, jc:jEnd] is reused by each row of the M block while it sits in cache.
                 for (int ic = m0; ic < m1; ic += tileM) {
                     int iEnd = Math.min(ic + tileM, m1);
@@ -56,13 +56,13 @@ final class RowStreamGemm implements RegionKernel {
             for (; j + step <= jEnd; j += step) {
                 for (int v = 0; v < vecs; v++) {
                     int o = j + v * L;
-                    av.fma(FloatVector.fromArray(S, b, bRow + o), FloatVector.fromArray(S, c, cRow + o)).intoArray(c, cRow + o);
+                    Fma.madd(av, FloatVector.fromArray(S, b, bRow + o), FloatVector.fromArray(S, c, cRow + o)).intoArray(c, cRow + o);
                 }
             }
             for (; j + L <= jEnd; j += L) {
-                av.fma(FloatVector.fromArray(S, b, bRow + j), FloatVector.fromArray(S, c, cRow + j)).intoArray(c, cRow + j);
+                Fma.madd(av, FloatVector.fromArray(S, b, bRow + j), FloatVector.fromArray(S, c, cRow + j)).intoArray(c, cRow + j);
             }
-            for (; j < jEnd; j++) c[cRow + j] = Math.fma(aip, b[bRow + j], c[cRow + j]);
+            for (; j < jEnd; j++) c[cRow + j] += aip * b[bRow + j];
         }
     }
 }

@@ -31,12 +31,12 @@ final class ScalarGemm implements RegionKernel {
         packed = packB ? new float[tileN * tileK] : null;
     }
 
-    @Override public void compute(float[] c, int m0, int m1, int n0, int n1) {
+    @Override public void compute(float[] c, int m0, int m1, int n0, int n1, int k0, int k1) {
         for (int i = m0; i < m1; i++) Arrays.fill(c, i * n + n0, i * n + n1, 0f);
         for (int jc = n0; jc < n1; jc += tileN) {
             int nc = Math.min(tileN, n1 - jc);
-            for (int pc = 0; pc < k; pc += tileK) {
-                int kc = Math.min(tileK, k - pc);
+            for (int pc = k0; pc < k1; pc += tileK) {
+                int kc = Math.min(tileK, k1 - pc);
                 if (packB) pack(pc, kc, jc, nc);
                 for (int ic = m0; ic < m1; ic += tileM) {
                     int mc = Math.min(tileM, m1 - ic);

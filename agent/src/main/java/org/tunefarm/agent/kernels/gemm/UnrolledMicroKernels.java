@@ -1,5 +1,7 @@
 package org.tunefarm.agent.kernels.gemm;
 
+import static org.tunefarm.agent.kernels.gemm.Fma.madd;
+
 import java.util.Map;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -38,13 +40,13 @@ final class UnrolledMicroKernels {
         for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
             FloatVector b0 = FloatVector.fromArray(S, b, bi);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00);
+            c00 = madd(a0, b0, c00);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10);
+            c10 = madd(a1, b0, c10);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20);
+            c20 = madd(a2, b0, c20);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30);
+            c30 = madd(a3, b0, c30);
         }
         store(c00, c, ci, accumulate);
         store(c10, c, ci + ldc, accumulate);
@@ -62,13 +64,13 @@ final class UnrolledMicroKernels {
             FloatVector b0 = FloatVector.fromArray(S, b, bi);
             FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
@@ -87,13 +89,13 @@ final class UnrolledMicroKernels {
             FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01); c02 = a0.fma(b2, c02);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11); c12 = a1.fma(b2, c12);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21); c22 = a2.fma(b2, c22);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31); c32 = a3.fma(b2, c32);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
@@ -112,17 +114,17 @@ final class UnrolledMicroKernels {
         for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
             FloatVector b0 = FloatVector.fromArray(S, b, bi);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00);
+            c00 = madd(a0, b0, c00);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10);
+            c10 = madd(a1, b0, c10);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20);
+            c20 = madd(a2, b0, c20);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30);
+            c30 = madd(a3, b0, c30);
             FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-            c40 = a4.fma(b0, c40);
+            c40 = madd(a4, b0, c40);
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-            c50 = a5.fma(b0, c50);
+            c50 = madd(a5, b0, c50);
         }
         store(c00, c, ci, accumulate);
         store(c10, c, ci + ldc, accumulate);
@@ -144,17 +146,17 @@ final class UnrolledMicroKernels {
             FloatVector b0 = FloatVector.fromArray(S, b, bi);
             FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
             FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+            c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
@@ -177,21 +179,21 @@ final class UnrolledMicroKernels {
         for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
             FloatVector b0 = FloatVector.fromArray(S, b, bi);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00);
+            c00 = madd(a0, b0, c00);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10);
+            c10 = madd(a1, b0, c10);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20);
+            c20 = madd(a2, b0, c20);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30);
+            c30 = madd(a3, b0, c30);
             FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-            c40 = a4.fma(b0, c40);
+            c40 = madd(a4, b0, c40);
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-            c50 = a5.fma(b0, c50);
+            c50 = madd(a5, b0, c50);
             FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
-            c60 = a6.fma(b0, c60);
+            c60 = madd(a6, b0, c60);
             FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
-            c70 = a7.fma(b0, c70);
+            c70 = madd(a7, b0, c70);
         }
         store(c00, c, ci, accumulate);
         store(c10, c, ci + ldc, accumulate);

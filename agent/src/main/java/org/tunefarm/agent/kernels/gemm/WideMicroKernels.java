@@ -1,5 +1,7 @@
 package org.tunefarm.agent.kernels.gemm;
 
+import static org.tunefarm.agent.kernels.gemm.Fma.madd;
+
 import java.util.Map;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -36,13 +38,13 @@ final class WideMicroKernels {
             FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
             FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01); c02 = a0.fma(b2, c02); c03 = a0.fma(b3, c03);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11); c12 = a1.fma(b2, c12); c13 = a1.fma(b3, c13);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21); c22 = a2.fma(b2, c22); c23 = a2.fma(b3, c23);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31); c32 = a3.fma(b2, c32); c33 = a3.fma(b3, c33);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
@@ -63,17 +65,17 @@ final class WideMicroKernels {
             FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01); c02 = a0.fma(b2, c02);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11); c12 = a1.fma(b2, c12);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21); c22 = a2.fma(b2, c22);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31); c32 = a3.fma(b2, c32);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
             FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41); c42 = a4.fma(b2, c42);
+            c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51); c52 = a5.fma(b2, c52);
+            c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
@@ -97,17 +99,17 @@ final class WideMicroKernels {
             FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
             FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01); c02 = a0.fma(b2, c02); c03 = a0.fma(b3, c03);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11); c12 = a1.fma(b2, c12); c13 = a1.fma(b3, c13);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21); c22 = a2.fma(b2, c22); c23 = a2.fma(b3, c23);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31); c32 = a3.fma(b2, c32); c33 = a3.fma(b3, c33);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
             FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41); c42 = a4.fma(b2, c42); c43 = a4.fma(b3, c43);
+            c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42); c43 = madd(a4, b3, c43);
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51); c52 = a5.fma(b2, c52); c53 = a5.fma(b3, c53);
+            c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52); c53 = madd(a5, b3, c53);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
@@ -131,21 +133,21 @@ final class WideMicroKernels {
             FloatVector b0 = FloatVector.fromArray(S, b, bi);
             FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
             FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+            c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
             FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
-            c60 = a6.fma(b0, c60); c61 = a6.fma(b1, c61);
+            c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61);
             FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
-            c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
+            c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
@@ -172,21 +174,21 @@ final class WideMicroKernels {
             FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01); c02 = a0.fma(b2, c02);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11); c12 = a1.fma(b2, c12);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21); c22 = a2.fma(b2, c22);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31); c32 = a3.fma(b2, c32);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
             FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41); c42 = a4.fma(b2, c42);
+            c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51); c52 = a5.fma(b2, c52);
+            c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
             FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
-            c60 = a6.fma(b0, c60); c61 = a6.fma(b1, c61); c62 = a6.fma(b2, c62);
+            c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61); c62 = madd(a6, b2, c62);
             FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
-            c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71); c72 = a7.fma(b2, c72);
+            c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71); c72 = madd(a7, b2, c72);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);

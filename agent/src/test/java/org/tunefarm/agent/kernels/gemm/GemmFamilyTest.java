@@ -67,6 +67,8 @@ class GemmFamilyTest {
         assertCorrect(w, SPEC.defaultConfig(w.key(), 2));
         assertCorrect(w, vector(16, 4096, 256, 1, 4, 0, 0, 2));
         assertCorrect(w, vector(16, 512, 128, 1, 3, 0, 0, 1));
+        assertCorrect(w, vector(16, 512, 32, 6, 2, 1, 1, 3)); // K split three ways, summed
+        assertCorrect(w, scalar("ijk", 16, 512, 32, 1, 2));
     }
 
     @Test void repeatedRunsGiveTheSameAnswer() {

@@ -69,19 +69,20 @@ public final class GemmProbe {
         }
     }
 
+    /** The best regions of a sweep on a 2-core Zen (AVX-512) VM, with 1 and 2 threads. */
     private static List<Map<String, Object>> picks(int m) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (int threads = 1; threads <= 2; threads++) {
             if (m == 1) {
-                out.add(vector(16, 4096, 256, 1, 4, 0, 0, threads));
-                out.add(vector(16, 1024, 256, 1, 2, 0, 0, threads));
+                out.add(vector(16, 4096, 64, 1, 3, 0, 0, threads));
+                out.add(vector(16, 4096, 256, 1, 2, 0, 0, threads));
             } else {
+                out.add(vector(128, 4096, 512, 6, 2, 1, 1, threads));
+                out.add(vector(64, 4096, 128, 6, 2, 1, 1, threads));
                 out.add(vector(64, 2048, 256, 6, 2, 0, 1, threads));
-                out.add(vector(64, 2048, 256, 6, 2, 1, 1, threads));
-                out.add(vector(128, 2048, 256, 6, 2, 1, 1, threads));
-                out.add(vector(64, 2048, 256, 4, 3, 1, 1, threads));
-                out.add(vector(64, 2048, 256, 6, 4, 1, 1, threads));
-                out.add(vector(64, 2048, 256, 8, 3, 1, 1, threads));
+                out.add(vector(32, 4096, 128, 4, 3, 1, 1, threads));
+                out.add(vector(64, 4096, 512, 8, 3, 1, 1, threads));
+                out.add(vector(32, 512, 512, 6, 4, 1, 1, threads));
             }
         }
         return out;
@@ -89,10 +90,19 @@ public final class GemmProbe {
 
     private static List<Map<String, Object>> grid(int m) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (int tileK : new int[] {128, 256, 512})
-            for (int tileM : new int[] {32, 64, 128})
-                for (int tileN : new int[] {512, 4096})
-                    out.add(vector(tileM, tileN, tileK, 6, 2, 1, 1, 1));
+        if (m == 1) {
+            for (int vecs = 1; vecs <= 4; vecs++)
+                for (int tileN : new int[] {512, 2048, 4096})
+                    for (int tileK : new int[] {64, 256, 1024})
+                        out.add(vector(16, tileN, tileK, 1, vecs, 0, 0, 1));
+            return out;
+        }
+        int[][] tiles = {{6, 2}, {4, 3}, {6, 4}, {8, 3}, {8, 2}};
+        for (int[] t : tiles)
+            for (int tileK : new int[] {128, 256, 512})
+                for (int tileM : new int[] {32, 64, 128})
+                    for (int tileN : new int[] {512, 4096})
+                        out.add(vector(tileM, tileN, tileK, t[0], t[1], 1, 1, 1));
         return out;
     }
 
