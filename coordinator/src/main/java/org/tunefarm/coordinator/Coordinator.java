@@ -15,12 +15,15 @@ import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.api.ApiVerticle;
 import org.tunefarm.coordinator.bridge.AgentBridge;
 import org.tunefarm.coordinator.lease.FarmVerticle;
+import org.tunefarm.coordinator.replica.ReplicaVerticle;
+import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.store.RecordLog;
 import org.tunefarm.coordinator.store.SweepLog;
 
 /**
- * One coordinator: an embedded Hazelcast member, clustered Vert.x on top of it, the farm
- * verticle with its record log, the agent bridge and the REST API.
+ * One coordinator: an embedded Hazelcast member, clustered Vert.x on top of it, a full replica
+ * of the records and sweeps, the agent bridge and the REST API; and, on the one coordinator that
+ * leads, the farm verticle that dispatches.
  */
 public final class Coordinator implements AutoCloseable {
 
@@ -30,6 +33,7 @@ public final class Coordinator implements AutoCloseable {
     private RecordLog records;
     private AgentBridge bridge;
     private ApiVerticle api;
+    private Leadership leadership;
 
     public Coordinator(CoordinatorConfig config) {
         this.config = config;
@@ -47,7 +51,12 @@ public final class Coordinator implements AutoCloseable {
         hazelcast = cluster.getHazelcastInstance();
         records = new RecordLog(config.dataDir().resolve("records.jsonl"));
         SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
-        await(vertx.deployVerticle(new FarmVerticle(records, sweeps, config.heartbeatMs())));
+        String nodeId = cluster.getNodeId();
+        await(vertx.deployVerticle(new ReplicaVerticle(nodeId, records, sweeps)));
+        Replication replication = new Replication(vertx, nodeId, cluster::getNodes, records, sweeps);
+        leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(),
+                () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs()));
+        await(leadership.start());
         bridge = new AgentBridge(vertx, config.token());
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
         api = new ApiVerticle(config.httpHost(), config.httpPort(), config.adminToken());
@@ -68,6 +77,11 @@ public final class Coordinator implements AutoCloseable {
         }
         c.setProperty("hazelcast.shutdownhook.enabled", "false");
         return c;
+    }
+
+    /** Whether this coordinator dispatches (and has finished taking over). */
+    public boolean leading() {
+        return leadership != null && leadership.leading();
     }
 
     public int httpPort() {

@@ -18,14 +18,15 @@ import java.nio.file.Path;
  * @param adminToken     required for REST writes; empty disables the check
  * @param hazelcastFile  Hazelcast member config (YAML); null uses the built-in loopback default
  * @param heartbeatMs    agents heartbeat this often; three missed mark them dead
+ * @param quorum         members a coordinator must see to dispatch (the partition fence)
  */
 public record CoordinatorConfig(Path dataDir, String httpHost, int httpPort, String bridgeHost, int bridgePort,
-                                String token, String adminToken, Path hazelcastFile, long heartbeatMs) {
+                                String token, String adminToken, Path hazelcastFile, long heartbeatMs, int quorum) {
 
     public static final String DEFAULT_TOKEN = "tunefarm-dev-token";
 
     public static CoordinatorConfig defaults() {
-        return new CoordinatorConfig(Path.of("tunefarm-data"), "127.0.0.1", 8080, "127.0.0.1", 7000, DEFAULT_TOKEN, "", null, 1000);
+        return new CoordinatorConfig(Path.of("tunefarm-data"), "127.0.0.1", 8080, "127.0.0.1", 7000, DEFAULT_TOKEN, "", null, 1000, 1);
     }
 
     public static CoordinatorConfig load(Path yaml) throws IOException {
@@ -41,26 +42,30 @@ public record CoordinatorConfig(Path dataDir, String httpHost, int httpPort, Str
                 bridge.path("host").asText(d.bridgeHost()), bridge.path("port").asInt(d.bridgePort()),
                 n.path("token").asText(d.token()), n.path("adminToken").asText(d.adminToken()),
                 n.hasNonNull("hazelcast") ? base.resolve(n.get("hazelcast").asText()) : null,
-                n.path("heartbeatMs").asLong(d.heartbeatMs()));
+                n.path("heartbeatMs").asLong(d.heartbeatMs()), n.path("quorum").asInt(d.quorum()));
     }
 
     public CoordinatorConfig withPorts(int http, int bridge) {
-        return new CoordinatorConfig(dataDir, httpHost, http, bridgeHost, bridge, token, adminToken, hazelcastFile, heartbeatMs);
+        return new CoordinatorConfig(dataDir, httpHost, http, bridgeHost, bridge, token, adminToken, hazelcastFile, heartbeatMs, quorum);
     }
 
     public CoordinatorConfig withDataDir(Path dir) {
-        return new CoordinatorConfig(dir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs);
+        return new CoordinatorConfig(dir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs, quorum);
     }
 
     public CoordinatorConfig withTokens(String farmToken, String admin) {
-        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, farmToken, admin, hazelcastFile, heartbeatMs);
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, farmToken, admin, hazelcastFile, heartbeatMs, quorum);
     }
 
     public CoordinatorConfig withHazelcast(Path file) {
-        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, file, heartbeatMs);
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, file, heartbeatMs, quorum);
+    }
+
+    public CoordinatorConfig withQuorum(int q) {
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs, q);
     }
 
     public CoordinatorConfig withHeartbeatMs(long ms) {
-        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, ms);
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, ms, quorum);
     }
 }

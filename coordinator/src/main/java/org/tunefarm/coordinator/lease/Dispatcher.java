@@ -81,6 +81,15 @@ public final class Dispatcher {
         if (s != null) s.recorded(m);
     }
 
+    /**
+     * An agent registered with a previous leader: known again, without a lease (the old leader's
+     * leases died with it), with a fresh heartbeat window to prove it is still alive.
+     */
+    public void adopt(AgentInfo a) {
+        if (agents.containsKey(a.agentId())) return;
+        agents.put(a.agentId(), a.withLease(null).seen(clock.getAsLong(), null, null));
+    }
+
     public Registered register(Register r) {
         if (r.agentId() == null || !r.agentId().matches("[A-Za-z0-9._:-]{1,100}")) throw new ProtocolException("agentId: must be 1-100 characters of [A-Za-z0-9._:-]");
         if (r.profile() == null) throw new ProtocolException("profile: is required");

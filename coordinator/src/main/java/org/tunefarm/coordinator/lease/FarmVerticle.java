@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.coordinator.sweep.SpecException;
@@ -27,10 +28,12 @@ import org.tunefarm.protocol.Report;
 import org.tunefarm.table.TableEntry;
 
 /**
- * The coordinator's control loop on the event bus: agents register, heartbeat, pull leases and
- * report; reports are made durable in the record log before they are acknowledged; the table and
- * the sweep states are published to the cluster maps that REST reads. A thin adapter around
- * {@link Dispatcher}, which holds the logic.
+ * The farm's control loop on the event bus, deployed on the one coordinator that leads: agents
+ * register, heartbeat, pull leases and report (whichever coordinator's bridge they came in by);
+ * reports are made durable here and on another coordinator before they are acknowledged; the
+ * table and the sweep states are published to the cluster maps that REST reads. On start it
+ * catches up with the other coordinators' records, so a new leader resumes every sweep where its
+ * records end. A thin adapter around {@link Dispatcher}, which holds the logic.
  */
 public final class FarmVerticle extends VerticleBase implements Dispatcher.Listener {
     private static final Logger LOG = Logger.getLogger(FarmVerticle.class.getName());
@@ -44,19 +47,27 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     private final RecordStore records;
     private final SweepLog sweepLog;
+    private final Replication replication;
     private final long heartbeatMs;
     private Dispatcher dispatcher;
     private TableService table;
 
-    public FarmVerticle(RecordStore records, SweepLog sweepLog, long heartbeatMs) {
+    public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs) {
         this.records = records;
         this.sweepLog = sweepLog;
+        this.replication = replication;
         this.heartbeatMs = heartbeatMs;
     }
 
     @Override public Future<?> start() throws Exception {
         dispatcher = new Dispatcher(System::currentTimeMillis, heartbeatMs, this);
         table = new TableService(vertx);
+        // Consumers come last: until this leader knows every record, agents get "no handler" and retry.
+        return replication.catchUp().compose(x -> vertx.executeBlocking(this::restore)).compose(this::publishRestored)
+                .compose(x -> adoptAgents()).onSuccess(x -> listen());
+    }
+
+    private void listen() {
         var bus = vertx.eventBus();
         bus.<JsonObject>consumer(Protocol.REGISTER, m -> answer(m, () -> dispatcher.register(read(m, Register.class))));
         bus.<JsonObject>consumer(Protocol.HEARTBEAT, m -> answer(m, () -> {
@@ -65,9 +76,24 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         }));
         bus.<JsonObject>consumer(Protocol.PULL, m -> answer(m, () -> dispatcher.pull(read(m, Pull.class).agentId())));
         bus.<JsonObject>consumer(Protocol.REPORT, this::onReport);
-        bus.<JsonObject>localConsumer(SUBMIT, this::onSubmit);
+        bus.<JsonObject>consumer(SUBMIT, this::onSubmit);
         vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
-        return vertx.executeBlocking(this::restore).compose(this::publishRestored);
+        LOG.info("dispatching: this coordinator leads the farm");
+    }
+
+    /** Agents the previous leader knew keep their identity; each gets a fresh heartbeat window. */
+    private Future<?> adoptAgents() {
+        return vertx.sharedData().<String, String>getAsyncMap(AGENTS_MAP).compose(AsyncMap::values).map(vs -> {
+            for (String v : vs) {
+                try {
+                    AgentInfo a = Protocol.JSON.readValue(v, AgentInfo.class);
+                    if (a.alive()) dispatcher.adopt(a);
+                } catch (java.io.IOException e) {
+                    LOG.warning("skipping an unreadable agent entry: " + e.getMessage());
+                }
+            }
+            return null;
+        });
     }
 
     /** Reads the sweep log and the record log back: sweeps resume where their records end. */
@@ -98,10 +124,10 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             refuse(m, e);
             return;
         }
-        vertx.executeBlocking(() -> records.append(checked)).onComplete(ar -> {
+        replication.append(checked).onComplete(ar -> {
             if (ar.failed()) {
-                LOG.log(Level.SEVERE, "record log append failed; report not acknowledged", ar.cause());
-                m.fail(500, "record log append failed: " + ar.cause().getMessage());
+                LOG.log(Level.SEVERE, "report not acknowledged: " + ar.cause().getMessage());
+                m.fail(503, "not durable yet, send again: " + ar.cause().getMessage());
                 return;
             }
             List<Measurement> fresh = ar.result();
@@ -129,10 +155,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             return;
         }
         SweepLog.Entry entry = new SweepLog.Entry(UUID.randomUUID().toString().substring(0, 8), System.currentTimeMillis(), spec);
-        vertx.executeBlocking(() -> {
-            sweepLog.append(entry);
-            return entry;
-        }).onComplete(ar -> {
+        replication.append(entry).onComplete(ar -> {
             if (ar.failed()) {
                 m.fail(500, "sweep log append failed: " + ar.cause().getMessage());
                 return;

@@ -28,6 +28,12 @@ public final class SweepLog {
         Files.createDirectories(file.toAbsolutePath().getParent());
     }
 
+    /** Appends a sweep unless one with its id is already kept (copies arrive more than once). */
+    public synchronized void appendIfAbsent(Entry e) throws IOException {
+        for (Entry x : read()) if (x.id().equals(e.id())) return;
+        append(e);
+    }
+
     public synchronized void append(Entry e) throws IOException {
         try (var ch = java.nio.channels.FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
             ch.write(java.nio.ByteBuffer.wrap((Protocol.write(e) + "\n").getBytes(StandardCharsets.UTF_8)));

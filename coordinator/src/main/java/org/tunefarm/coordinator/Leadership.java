@@ -1,0 +1,87 @@
+package org.tunefarm.coordinator;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import io.vertx.core.Deployable;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.Iterator;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+
+/**
+ * Decides which coordinator dispatches: the oldest member of the Hazelcast cluster (its master),
+ * and only while it sees at least {@code quorum} members. When the leader dies, the next oldest
+ * takes over from the shared state; when a partition heals, the cluster has one oldest member
+ * again and any other leader steps down. The quorum is the fence against two halves of a
+ * partition both dispatching: with three coordinators and quorum 2, only the majority side leads.
+ */
+final class Leadership {
+    private static final Logger LOG = Logger.getLogger(Leadership.class.getName());
+    private static final String NODE_ID = "__vertx.nodeId";
+    static final long CHECK_MS = 250;
+
+    private final Vertx vertx;
+    private final HazelcastInstance hazelcast;
+    private final String nodeId;
+    private final int quorum;
+    private final Supplier<Deployable> farm;
+    private String deployment;
+    private boolean changing;
+    private volatile boolean leading;
+
+    Leadership(Vertx vertx, HazelcastInstance hazelcast, String nodeId, int quorum, Supplier<Deployable> farm) {
+        this.vertx = vertx;
+        this.hazelcast = hazelcast;
+        this.nodeId = nodeId;
+        this.quorum = quorum;
+        this.farm = farm;
+    }
+
+    /** Starts watching; completes once this coordinator leads or knows that another does. */
+    Future<Void> start() {
+        Future<Void> first = check();
+        vertx.setPeriodic(CHECK_MS, t -> check());
+        return first;
+    }
+
+    boolean leading() {
+        return leading;
+    }
+
+    /** Whether this member should lead now. */
+    private boolean shouldLead() {
+        if (!hazelcast.getLifecycleService().isRunning()) return false;
+        var members = hazelcast.getCluster().getMembers();
+        if (members.size() < quorum) return false;
+        Iterator<Member> it = members.iterator();
+        return it.hasNext() && nodeId.equals(it.next().getAttribute(NODE_ID));
+    }
+
+    private Future<Void> check() {
+        if (changing) return Future.succeededFuture();
+        boolean should = shouldLead();
+        if (should && deployment == null) {
+            changing = true;
+            LOG.info("taking the lead");
+            return vertx.deployVerticle(farm.get()).andThen(ar -> {
+                changing = false;
+                if (ar.succeeded()) {
+                    deployment = ar.result();
+                    leading = true;
+                } else {
+                    LOG.warning("could not take the lead: " + ar.cause());
+                }
+            }).mapEmpty();
+        } else if (!should && deployment != null) {
+            changing = true;
+            leading = false;
+            LOG.info("stepping down: another coordinator leads, or the quorum of " + quorum + " is lost");
+            return vertx.undeploy(deployment).andThen(ar -> {
+                changing = false;
+                deployment = null;
+            });
+        }
+        return Future.succeededFuture();
+    }
+}

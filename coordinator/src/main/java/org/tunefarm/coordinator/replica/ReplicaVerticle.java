@@ -1,0 +1,118 @@
+package org.tunefarm.coordinator.replica;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.tunefarm.coordinator.store.RecordStore;
+import org.tunefarm.coordinator.store.SweepLog;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Protocol;
+
+/**
+ * Every coordinator keeps a full copy of the records and the sweeps. This verticle is the
+ * receiving side of that copy: the dispatching coordinator sends it new records and sweeps, which
+ * it makes durable before replying, and a coordinator that (re)joins reads what it lacks from it
+ * page by page. Appends are idempotent, so sending twice is harmless.
+ */
+public final class ReplicaVerticle extends VerticleBase {
+    private static final Logger LOG = Logger.getLogger(ReplicaVerticle.class.getName());
+    static final int PAGE = 2000;
+
+    private final String nodeId;
+    private final RecordStore records;
+    private final SweepLog sweeps;
+
+    public ReplicaVerticle(String nodeId, RecordStore records, SweepLog sweeps) {
+        this.nodeId = nodeId;
+        this.records = records;
+        this.sweeps = sweeps;
+    }
+
+    /** Where a node takes records to keep. */
+    public static String recordsAddress(String nodeId) {
+        return "tunefarm.replica." + nodeId + ".records";
+    }
+
+    public static String sweepsAddress(String nodeId) {
+        return "tunefarm.replica." + nodeId + ".sweeps";
+    }
+
+    /** Where a node answers "your records from offset n". */
+    public static String readAddress(String nodeId) {
+        return "tunefarm.replica." + nodeId + ".read";
+    }
+
+    @Override public Future<?> start() {
+        var bus = vertx.eventBus();
+        bus.<JsonObject>consumer(recordsAddress(nodeId), this::onRecords);
+        bus.<JsonObject>consumer(sweepsAddress(nodeId), this::onSweep);
+        bus.<JsonObject>consumer(readAddress(nodeId), this::onRead);
+        return Future.succeededFuture();
+    }
+
+    private void onRecords(Message<JsonObject> m) {
+        List<Measurement> ms;
+        try {
+            ms = decode(m.body().getJsonArray("records"));
+        } catch (RuntimeException e) {
+            m.fail(400, "records: " + e.getMessage());
+            return;
+        }
+        vertx.executeBlocking(() -> records.append(ms)).onComplete(ar -> {
+            if (ar.failed()) {
+                LOG.log(Level.SEVERE, "replica append failed", ar.cause());
+                m.fail(500, "replica append failed: " + ar.cause().getMessage());
+            } else {
+                m.reply(new JsonObject().put("stored", ar.result().size()));
+            }
+        });
+    }
+
+    private void onSweep(Message<JsonObject> m) {
+        vertx.executeBlocking(() -> {
+            SweepLog.Entry e = Protocol.JSON.readValue(m.body().encode(), SweepLog.Entry.class);
+            sweeps.appendIfAbsent(e);
+            return e.id();
+        }).onComplete(ar -> {
+            if (ar.failed()) m.fail(500, "replica sweep append failed: " + ar.cause().getMessage());
+            else m.reply(new JsonObject().put("id", ar.result()));
+        });
+    }
+
+    /** Answers a page of this node's records (in its append order) and all its sweeps. */
+    private void onRead(Message<JsonObject> m) {
+        int from = m.body().getInteger("from", 0);
+        vertx.executeBlocking(() -> {
+            JsonArray page = new JsonArray();
+            int[] i = {0};
+            records.replay(x -> {
+                if (i[0] >= from && i[0] < from + PAGE) page.add(new JsonObject(Protocol.write(x)));
+                i[0]++;
+            });
+            JsonArray sw = new JsonArray();
+            for (SweepLog.Entry e : sweeps.read()) sw.add(new JsonObject(Protocol.write(e)));
+            return new JsonObject().put("records", page).put("total", i[0]).put("sweeps", sw);
+        }).onComplete(ar -> {
+            if (ar.failed()) m.fail(500, ar.cause().getMessage());
+            else m.reply(ar.result());
+        });
+    }
+
+    static List<Measurement> decode(JsonArray a) {
+        List<Measurement> out = new ArrayList<>();
+        for (int i = 0; i < a.size(); i++) {
+            try {
+                out.add(Protocol.JSON.readValue(a.getJsonObject(i).encode(), Measurement.class));
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("record " + i + " is unreadable: " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+}
