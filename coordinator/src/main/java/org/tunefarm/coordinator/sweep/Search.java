@@ -10,6 +10,10 @@ import java.util.Set;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Lease.Candidate;
+import org.tunefarm.coordinator.strategy.Prior;
+import org.tunefarm.coordinator.strategy.Result;
+import org.tunefarm.coordinator.strategy.Strategy;
+import org.tunefarm.measure.Status;
 import org.tunefarm.space.SearchSpace;
 
 /**
@@ -22,7 +26,11 @@ public final class Search {
     private final KernelKey key;
     private final String deviceClass;
     private final SearchSpace space;
-    private final StrategyCatalog.Proposer strategy;
+    private final Strategy strategy;
+    /** The default configuration's index in this space, or -1 when narrowing left it out. */
+    private final long defaultIndex;
+    /** Device classes whose records seeded the strategy (transfer), empty if none. */
+    private final List<String> transferFrom;
     private final Map<String, Object> defaultConfig;
     private final int budget;
     private final long endsAt;
@@ -31,13 +39,14 @@ public final class Search {
     private final Set<Long> outstanding = new HashSet<>();
     private final Set<Long> recorded = new HashSet<>();
     private final Set<Long> proposed = new HashSet<>();
+    private final Map<Long, Double> okTimes = new java.util.HashMap<>();
     private boolean baselineRecorded;
     private boolean baselineOut;
     private boolean exhausted;
     private int failures;
 
-    Search(KernelKey key, String deviceClass, SearchSpace space, StrategyCatalog.Proposer strategy,
-           Map<String, Object> defaultConfig, int budget, long endsAt) {
+    Search(KernelKey key, String deviceClass, SearchSpace space, Strategy strategy,
+           Map<String, Object> defaultConfig, int budget, long endsAt, List<String> transferFrom) {
         this.key = key;
         this.deviceClass = deviceClass;
         this.space = space;
@@ -45,6 +54,15 @@ public final class Search {
         this.defaultConfig = defaultConfig;
         this.budget = budget;
         this.endsAt = endsAt;
+        this.transferFrom = List.copyOf(transferFrom);
+        long d;
+        try {
+            d = space.index(defaultConfig);
+            if (!space.isValid(d)) d = -1;
+        } catch (IllegalArgumentException outsideTheNarrowedSpace) {
+            d = -1;
+        }
+        defaultIndex = d;
     }
 
     public KernelKey key() { return key; }
@@ -68,7 +86,7 @@ public final class Search {
         int room = Math.min(n - out.size(), budgetLeft());
         if (room > 0 && !exhausted && (endsAt == 0 || now < endsAt)) {
             List<Long> fresh = strategy.propose(room);
-            if (fresh.isEmpty()) exhausted = true;
+            if (fresh.isEmpty() && strategy.finished()) exhausted = true;
             for (long i : fresh) {
                 if (!proposed.add(i)) continue; // a strategy must not repeat itself; never measure twice
                 outstanding.add(i);
@@ -99,14 +117,27 @@ public final class Search {
         if (m.index() == Candidate.BASELINE) {
             baselineRecorded = true;
             baselineOut = false;
+            // The baseline is a point of the space too: the strategy learns from it and it is not lent again.
+            if (defaultIndex >= 0 && proposed.add(defaultIndex)) strategy.tell(defaultIndex, result(m));
             return;
         }
         outstanding.remove(m.index());
         retry.removeIf(c -> c.index() == m.index());
         if (recorded.add(m.index())) {
             proposed.add(m.index());
-            if (m.status() != org.tunefarm.measure.Status.OK) failures++;
+            if (m.status() != Status.OK) failures++;
+            else okTimes.put(m.index(), m.stats().medianNs() / 1e6);
+            strategy.tell(m.index(), result(m));
         }
+    }
+
+    private static Result result(Measurement m) {
+        return m.status() == Status.OK ? Result.ok(m.stats().medianNs() / 1e6) : Result.failed(m.status().name());
+    }
+
+    /** This search's OK measurements, as evidence for another device class's search of the same kernel. */
+    public List<Prior> evidence() {
+        return okTimes.entrySet().stream().map(e -> new Prior(space.config(e.getKey()), e.getValue(), deviceClass)).toList();
     }
 
     /** Whether a candidate index belongs to this search's space and is valid in it. */
@@ -122,9 +153,14 @@ public final class Search {
     }
 
     public Progress progress(long now) {
-        return new Progress(deviceClass, key.id(), budget, recorded.size(), failures, outstanding.size() + retry.size(), baselineRecorded, done(now));
+        return new Progress(deviceClass, key.id(), budget, recorded.size(), failures, outstanding.size() + retry.size(), baselineRecorded, done(now), transferFrom);
     }
 
-    /** What a user sees of a search in the sweep's status. */
-    public record Progress(String deviceClass, String kernel, int budget, int measured, int failed, int pending, boolean baselineMeasured, boolean done) {}
+    /**
+     * What a user sees of a search in the sweep's status.
+     *
+     * @param transferFrom device classes whose records seeded this search's strategy
+     */
+    public record Progress(String deviceClass, String kernel, int budget, int measured, int failed, int pending, boolean baselineMeasured,
+                           boolean done, List<String> transferFrom) {}
 }

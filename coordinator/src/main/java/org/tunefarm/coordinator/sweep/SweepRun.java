@@ -7,6 +7,8 @@ import java.util.Map;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpec;
 import org.tunefarm.kernel.KernelSpecs;
+import org.tunefarm.coordinator.strategy.Prior;
+import org.tunefarm.coordinator.strategy.Strategies;
 import org.tunefarm.space.SearchSpace;
 
 /**
@@ -49,8 +51,16 @@ public final class SweepRun {
                 SearchSpace space = family.space(key, cores).narrow(spec.space(), spec.constraints());
                 SweepSpec.StrategySpec s = spec.strategy();
                 long seed = s.seed() * 31 + key.id().hashCode();
-                out.add(new Search(key, c, space, StrategyCatalog.create(s.name(), space, seed), family.defaultConfig(key, cores),
-                        s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000));
+                // Transfer: other device classes' results for this kernel seed a strategy that can use them.
+                List<Prior> priors = new ArrayList<>();
+                if (Strategies.usesPriors(s.name())) {
+                    for (List<Search> other : byClass.values()) {
+                        for (Search o : other) if (o.key().equals(key)) priors.addAll(o.evidence());
+                    }
+                }
+                List<String> from = priors.stream().map(Prior::deviceClass).distinct().sorted().toList();
+                out.add(new Search(key, c, space, Strategies.create(s.name(), space, s.options(), seed, priors), family.defaultConfig(key, cores),
+                        s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, from));
             }
             for (var m : backlog.getOrDefault(c, List.of())) {
                 for (Search x : out) if (x.key().equals(m.key())) x.recorded(m);

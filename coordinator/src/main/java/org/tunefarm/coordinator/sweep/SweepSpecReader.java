@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tunefarm.coordinator.strategy.Strategies;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpec;
 import org.tunefarm.kernel.KernelSpecs;
@@ -80,6 +81,7 @@ public final class SweepSpecReader {
         }
         Map<String, List<Object>> space = space(root.get("space"));
         List<String> constraints = strings(root.get("constraints"), "constraints");
+        SweepSpec.StrategySpec strategy = strategy(root.get("strategy"));
         for (int i = 0; i < shapes.size(); i++) {
             SearchSpace full = family.space(new KernelKey(kernel, shapes.get(i), dtype), VALIDATION_CORES);
             SearchSpace narrowed;
@@ -91,8 +93,8 @@ public final class SweepSpecReader {
                         : new SpecException("constraints", m);
             }
             if (!hasValidPoint(narrowed)) throw new SpecException("space", "no valid configuration is left for shape " + shapes.get(i));
+            if (i == 0) checkStrategy(strategy, narrowed);
         }
-        SweepSpec.StrategySpec strategy = strategy(root.get("strategy"));
         MeasureSettings measure = measure(root.get("measure"));
         List<String> classes = strings(root.get("deviceClasses"), "deviceClasses");
         int batchSize = integer(root, "batchSize", 8, 1, 1000);
@@ -112,6 +114,26 @@ public final class SweepSpecReader {
         if (named.startsWith("shape.")) return new SpecException("shapes[" + i + "]." + named.substring("shape.".length()), rest);
         if (named.equals("dtype")) return new SpecException("dtype", rest);
         return new SpecException("shapes[" + i + "]", m);
+    }
+
+    /**
+     * The strategy registry checks the name and the options (names and types) by building the
+     * strategy once; the budget and time limit are the sweep's, kept by the search.
+     */
+    private static void checkStrategy(SweepSpec.StrategySpec s, SearchSpace space) {
+        for (String reserved : List.of("budget", "timeLimit")) {
+            if (s.options().containsKey(reserved)) throw new SpecException("strategy.options." + reserved, "set it as strategy." + (reserved.equals("budget") ? "budget" : "seconds") + " instead");
+        }
+        if (!Strategies.names().contains(s.name()) && !s.name().equals("default")) {
+            throw new SpecException("strategy.name", "unknown strategy '" + s.name() + "' (known: " + Strategies.names() + ")");
+        }
+        try {
+            Strategies.create(s.name(), space, s.options(), s.seed());
+        } catch (IllegalArgumentException e) {
+            String m = String.valueOf(e.getMessage());
+            java.util.regex.Matcher opt = java.util.regex.Pattern.compile("option '([^']+)'").matcher(m);
+            throw new SpecException(opt.find() ? "strategy.options." + opt.group(1) : "strategy", m);
+        }
     }
 
     /** Random draws, then a bounded walk: a huge space with no valid point must not hang the request. */
@@ -162,17 +184,14 @@ public final class SweepSpecReader {
     }
 
     private static SweepSpec.StrategySpec strategy(JsonNode n) {
-        if (n == null || n.isNull()) return new SweepSpec.StrategySpec("random", 64, 0, 1, Map.of());
-        if (n.isTextual()) {
-            StrategyCatalog.check(n.textValue(), Map.of());
-            return new SweepSpec.StrategySpec(n.textValue(), 64, 0, 1, Map.of());
-        }
+        if (n == null || n.isNull()) return new SweepSpec.StrategySpec(Strategies.DEFAULT, 64, 0, 1, Map.of());
+        if (n.isTextual()) return new SweepSpec.StrategySpec(n.textValue(), 64, 0, 1, Map.of());
         if (!n.isObject()) throw new SpecException("strategy", "must be a name or an object {name, budget, seconds, seed, options}");
         for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!Set.of("name", "budget", "seconds", "seed", "options").contains(f)) throw new SpecException("strategy." + f, "unknown field");
         }
-        String name = text(n, "name", "random", "strategy.");
+        String name = text(n, "name", Strategies.DEFAULT, "strategy.");
         int budget = integer(n, "budget", 64, 0, 10_000_000, "strategy.");
         long seconds = integer(n, "seconds", 0, 0, 30 * 24 * 3600, "strategy.");
         long seed = n.has("seed") ? integer(n, "seed", 1, Integer.MIN_VALUE, Integer.MAX_VALUE, "strategy.") : 1;
@@ -188,7 +207,6 @@ public final class SweepSpecReader {
                 else throw new SpecException("strategy.options." + e.getKey(), "must be a number, string or boolean");
             }
         }
-        StrategyCatalog.check(name, options);
         return new SweepSpec.StrategySpec(name, budget, seconds, seed, options);
     }
 

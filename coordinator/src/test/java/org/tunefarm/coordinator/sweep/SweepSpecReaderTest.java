@@ -69,7 +69,7 @@ class SweepSpecReaderTest {
         SweepSpec s = SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\n");
         assertEquals("sleep-sweep", s.name());
         assertEquals(Map.of(), s.space());
-        assertEquals("random", s.strategy().name());
+        assertEquals(org.tunefarm.coordinator.strategy.Strategies.DEFAULT, s.strategy().name(), "a sweep that names no strategy gets the default");
         assertEquals(MeasureSettings.DEFAULTS, s.measure());
         assertEquals(8, s.batchSize());
         assertEquals("exhaustive", SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\nstrategy: exhaustive\n").strategy().name());
