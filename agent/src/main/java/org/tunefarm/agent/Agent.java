@@ -105,27 +105,52 @@ public final class Agent {
         }
     }
 
+    /**
+     * Measures a lease, reporting each result as it is taken. When the farm refuses a report (the
+     * lease expired, another coordinator took the lead) the rest of the lease is abandoned: its
+     * candidates are already back in the queue, so measuring them here would be wasted.
+     */
     private void measure(BridgeClient link, Lease lease) throws Exception {
         currentLease = lease.leaseId();
         LOG.info(() -> "lease " + lease.leaseId() + ": " + lease.candidates().size() + " candidates of " + lease.key().id());
         List<Exception> failed = new ArrayList<>();
-        runner.run(lease, m -> {
-            if (!failed.isEmpty()) return;
-            try {
-                report(link, lease, List.of(m), false);
-            } catch (Exception e) {
-                failed.add(e);
-            }
-        });
-        if (!failed.isEmpty()) throw failed.get(0);
-        report(link, lease, List.of(), true);
-        currentLease = null;
+        try {
+            runner.run(lease, m -> {
+                if (!failed.isEmpty()) return;
+                try {
+                    report(link, lease, List.of(m), false);
+                } catch (Exception e) {
+                    failed.add(e);
+                    Thread.currentThread().interrupt(); // stops the batch after this candidate
+                }
+            });
+            if (failed.isEmpty()) report(link, lease, List.of(), true);
+        } finally {
+            Thread.interrupted(); // clear our own interrupt, the loop goes on
+            currentLease = null;
+        }
+        if (!failed.isEmpty()) {
+            Exception e = failed.get(0);
+            if (!(e instanceof BridgeClient.FarmRefusal r) || r.getMessage().contains("agentId:")) throw e; // lost link or forgotten: re-register
+            LOG.warning("lease " + lease.leaseId() + " abandoned: " + e.getMessage());
+        }
     }
 
+    /** Sends a report; a farm that cannot make it durable yet (503) gets it again, it is idempotent. */
     private void report(BridgeClient link, Lease lease, List<Measurement> ms, boolean done) throws Exception {
-        JsonObject reply = await(link.request(Protocol.REPORT, new Report(config.agentId(), lease.leaseId(), ms, done), REQUEST_TIMEOUT_MS));
-        Ack ack = Protocol.read(reply.encode(), Ack.class);
-        if (!ack.ok()) throw new IllegalStateException("report refused: " + ack.message());
+        long backoff = 200;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                JsonObject reply = await(link.request(Protocol.REPORT, new Report(config.agentId(), lease.leaseId(), ms, done), REQUEST_TIMEOUT_MS));
+                Ack ack = Protocol.read(reply.encode(), Ack.class);
+                if (!ack.ok()) throw new BridgeClient.FarmRefusal(400, "report refused: " + ack.message());
+                return;
+            } catch (BridgeClient.FarmRefusal r) {
+                if (r.code() != 503 || attempt >= 5 || !link.connected()) throw r;
+                Thread.sleep(backoff);
+                backoff *= 2;
+            }
+        }
     }
 
     public void stop() {

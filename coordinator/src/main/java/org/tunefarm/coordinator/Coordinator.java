@@ -54,12 +54,14 @@ public final class Coordinator implements AutoCloseable {
         String nodeId = cluster.getNodeId();
         await(vertx.deployVerticle(new ReplicaVerticle(nodeId, records, sweeps)));
         Replication replication = new Replication(vertx, nodeId, cluster::getNodes, records, sweeps);
+        // A coordinator that was down, or lost its disk, first copies what the others kept meanwhile.
+        await(replication.catchUp());
         leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(),
                 () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs()));
         await(leadership.start());
         bridge = new AgentBridge(vertx, config.token());
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
-        api = new ApiVerticle(config.httpHost(), config.httpPort(), config.adminToken());
+        api = new ApiVerticle(config.httpHost(), config.httpPort(), config.adminToken(), this::leading);
         await(vertx.deployVerticle(api));
         return this;
     }
@@ -76,6 +78,7 @@ public final class Coordinator implements AutoCloseable {
             }
         }
         c.setProperty("hazelcast.shutdownhook.enabled", "false");
+        if (config.clusterName() != null) c.setClusterName(config.clusterName());
         return c;
     }
 

@@ -19,14 +19,16 @@ import java.nio.file.Path;
  * @param hazelcastFile  Hazelcast member config (YAML); null uses the built-in loopback default
  * @param heartbeatMs    agents heartbeat this often; three missed mark them dead
  * @param quorum         members a coordinator must see to dispatch (the partition fence)
+ * @param clusterName    Hazelcast cluster name: coordinators with the same name on reachable
+ *                       addresses form one farm; null keeps the Hazelcast config's
  */
 public record CoordinatorConfig(Path dataDir, String httpHost, int httpPort, String bridgeHost, int bridgePort,
-                                String token, String adminToken, Path hazelcastFile, long heartbeatMs, int quorum) {
+                                String token, String adminToken, Path hazelcastFile, long heartbeatMs, int quorum, String clusterName) {
 
     public static final String DEFAULT_TOKEN = "tunefarm-dev-token";
 
     public static CoordinatorConfig defaults() {
-        return new CoordinatorConfig(Path.of("tunefarm-data"), "127.0.0.1", 8080, "127.0.0.1", 7000, DEFAULT_TOKEN, "", null, 1000, 1);
+        return new CoordinatorConfig(Path.of("tunefarm-data"), "127.0.0.1", 8080, "127.0.0.1", 7000, DEFAULT_TOKEN, "", null, 1000, 1, null);
     }
 
     public static CoordinatorConfig load(Path yaml) throws IOException {
@@ -42,30 +44,35 @@ public record CoordinatorConfig(Path dataDir, String httpHost, int httpPort, Str
                 bridge.path("host").asText(d.bridgeHost()), bridge.path("port").asInt(d.bridgePort()),
                 n.path("token").asText(d.token()), n.path("adminToken").asText(d.adminToken()),
                 n.hasNonNull("hazelcast") ? base.resolve(n.get("hazelcast").asText()) : null,
-                n.path("heartbeatMs").asLong(d.heartbeatMs()), n.path("quorum").asInt(d.quorum()));
+                n.path("heartbeatMs").asLong(d.heartbeatMs()), n.path("quorum").asInt(d.quorum()),
+                n.hasNonNull("clusterName") ? n.get("clusterName").asText() : null);
     }
 
     public CoordinatorConfig withPorts(int http, int bridge) {
-        return new CoordinatorConfig(dataDir, httpHost, http, bridgeHost, bridge, token, adminToken, hazelcastFile, heartbeatMs, quorum);
+        return new CoordinatorConfig(dataDir, httpHost, http, bridgeHost, bridge, token, adminToken, hazelcastFile, heartbeatMs, quorum, clusterName);
     }
 
     public CoordinatorConfig withDataDir(Path dir) {
-        return new CoordinatorConfig(dir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs, quorum);
+        return new CoordinatorConfig(dir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs, quorum, clusterName);
     }
 
     public CoordinatorConfig withTokens(String farmToken, String admin) {
-        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, farmToken, admin, hazelcastFile, heartbeatMs, quorum);
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, farmToken, admin, hazelcastFile, heartbeatMs, quorum, clusterName);
     }
 
     public CoordinatorConfig withHazelcast(Path file) {
-        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, file, heartbeatMs, quorum);
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, file, heartbeatMs, quorum, clusterName);
+    }
+
+    public CoordinatorConfig withClusterName(String name) {
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs, quorum, name);
     }
 
     public CoordinatorConfig withQuorum(int q) {
-        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs, q);
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, heartbeatMs, q, clusterName);
     }
 
     public CoordinatorConfig withHeartbeatMs(long ms) {
-        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, ms, quorum);
+        return new CoordinatorConfig(dataDir, httpHost, httpPort, bridgeHost, bridgePort, token, adminToken, hazelcastFile, ms, quorum, clusterName);
     }
 }

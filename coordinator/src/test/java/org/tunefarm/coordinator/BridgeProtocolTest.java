@@ -53,7 +53,8 @@ class BridgeProtocolTest {
     static final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll static void start() throws Exception {
-        config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(TOKEN, "");
+        config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(TOKEN, "")
+                .withClusterName("test-" + java.util.UUID.randomUUID());
         coordinator = new Coordinator(config).start();
         vertx = Vertx.vertx();
     }

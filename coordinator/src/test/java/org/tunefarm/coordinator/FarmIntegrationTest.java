@@ -44,7 +44,8 @@ class FarmIntegrationTest {
     static final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll static void start() throws Exception {
-        CoordinatorConfig config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(TOKEN, "");
+        CoordinatorConfig config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(TOKEN, "")
+                .withClusterName("test-" + java.util.UUID.randomUUID());
         coordinator = new Coordinator(config).start();
         List<String> bridge = List.of("127.0.0.1:" + config.bridgePort());
         a1 = AgentProcess.start("agent-1", bridge, TOKEN, data.resolve("agent-1.log"), List.of());

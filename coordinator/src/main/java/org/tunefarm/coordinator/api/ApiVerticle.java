@@ -34,11 +34,14 @@ public final class ApiVerticle extends VerticleBase {
     private final String host;
     private final int port;
     private final byte[] adminToken;
+    private final java.util.function.BooleanSupplier leading;
     private HttpServer server;
 
-    public ApiVerticle(String host, int port, String adminToken) {
+    /** @param leading whether this coordinator dispatches, shown by /api/health */
+    public ApiVerticle(String host, int port, String adminToken, java.util.function.BooleanSupplier leading) {
         this.host = host;
         this.port = port;
+        this.leading = leading;
         this.adminToken = adminToken == null ? new byte[0] : adminToken.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -63,7 +66,7 @@ public final class ApiVerticle extends VerticleBase {
 
     private void health(RoutingContext ctx) {
         vertx.sharedData().<String, String>getAsyncMap(FarmVerticle.AGENTS_MAP).compose(AsyncMap::size)
-                .onSuccess(n -> ctx.json(new JsonObject().put("status", "ok").put("agents", n).put("protocol", Protocol.VERSION)))
+                .onSuccess(n -> ctx.json(new JsonObject().put("status", "ok").put("leader", leading.getAsBoolean()).put("agents", n).put("protocol", Protocol.VERSION)))
                 .onFailure(ctx::fail);
     }
 

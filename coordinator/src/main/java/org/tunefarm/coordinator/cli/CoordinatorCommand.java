@@ -27,11 +27,19 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Option(names = "--token", description = "Farm token agents must present (default: $TUNEFARM_TOKEN or the config's).")
     String token = System.getenv("TUNEFARM_TOKEN");
 
+    @Option(names = "--cluster", description = "Hazelcast cluster name: coordinators with the same name form one farm.")
+    String cluster;
+
+    @Option(names = "--quorum", description = "Members a coordinator must see to dispatch (default 1; 2 with 3 coordinators).")
+    Integer quorum;
+
     @Override public Integer call() throws Exception {
         CoordinatorConfig c = config != null ? CoordinatorConfig.load(config) : CoordinatorConfig.defaults();
         if (data != null) c = c.withDataDir(data);
         if (httpPort != null || bridgePort != null) c = c.withPorts(httpPort != null ? httpPort : c.httpPort(), bridgePort != null ? bridgePort : c.bridgePort());
         if (token != null) c = c.withTokens(token, c.adminToken());
+        if (cluster != null) c = c.withClusterName(cluster);
+        if (quorum != null) c = c.withQuorum(quorum);
         Coordinator coordinator = new Coordinator(c).start();
         System.out.printf("tunefarm coordinator: REST http://%s:%d  bridge %s:%d  data %s%n", c.httpHost(), coordinator.httpPort(),
                 c.bridgeHost(), c.bridgePort(), c.dataDir().toAbsolutePath());

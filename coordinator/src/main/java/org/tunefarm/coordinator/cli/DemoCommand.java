@@ -31,7 +31,8 @@ final class DemoCommand implements Callable<Integer> {
     @Override public Integer call() throws Exception {
         String spec = sweep != null ? Files.readString(sweep) : builtIn();
         String token = "demo-" + Long.toHexString(Double.doubleToLongBits(Math.random()));
-        CoordinatorConfig config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(token, "");
+        CoordinatorConfig config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(token, "")
+                .withClusterName("demo-" + ProcessHandle.current().pid());
         System.out.println("starting an embedded farm: coordinator + 1 agent process (data in " + data.toAbsolutePath() + ")");
         try (Coordinator coordinator = new Coordinator(config).start();
              AgentProcess agent = AgentProcess.start("local-agent", List.of("127.0.0.1:" + config.bridgePort()), token, data.resolve("agent.log"), List.of())) {

@@ -177,8 +177,11 @@ public final class Dispatcher {
         Held held = leases.get(r.leaseId());
         // Durable is durable, even if the lease ran out while the log was syncing: find the sweep
         // from the (checked) measurements, not from the lease, or their candidates are lent again.
-        SweepRun sweep = held != null ? sweeps.get(held.lease().sweepId()) : fresh.isEmpty() ? null : sweeps.get(fresh.get(0).sweepId());
-        for (Measurement m : fresh) if (sweep != null) sweep.recorded(m);
+        // Apply every measurement of the report, not only the ones new to the log: a record can
+        // reach the log by replication before this leader's searches learn of it.
+        List<Measurement> all = r.measurements();
+        SweepRun sweep = held != null ? sweeps.get(held.lease().sweepId()) : all.isEmpty() ? null : sweeps.get(all.get(0).sweepId());
+        for (Measurement m : all) if (sweep != null) sweep.recorded(m);
         if (held != null) {
             for (Measurement m : r.measurements()) held.open().remove(m.index());
             if (r.done() || held.open().isEmpty()) release(r.leaseId());

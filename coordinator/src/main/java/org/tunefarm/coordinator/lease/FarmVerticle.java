@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
@@ -77,6 +78,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         bus.<JsonObject>consumer(Protocol.PULL, m -> answer(m, () -> dispatcher.pull(read(m, Pull.class).agentId())));
         bus.<JsonObject>consumer(Protocol.REPORT, this::onReport);
         bus.<JsonObject>consumer(SUBMIT, this::onSubmit);
+        bus.<JsonObject>localConsumer(ReplicaVerticle.COPIED, this::onCopied);
         vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
         LOG.info("dispatching: this coordinator leads the farm");
     }
@@ -144,6 +146,23 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
                 m.reply(json(Ack.ok(fresh.size())));
             });
         });
+    }
+
+    /** Records that reached the log by copy, after this leader restored: searches and table learn of them. */
+    private void onCopied(Message<JsonObject> m) {
+        List<TableEntry> changed = new ArrayList<>();
+        for (Object o : m.body().getJsonArray("records")) {
+            try {
+                Measurement x = Protocol.JSON.readValue(((JsonObject) o).encode(), Measurement.class);
+                dispatcher.replay(x);
+                TableEntry e = table.fold(x);
+                if (e != null) changed.add(e);
+            } catch (java.io.IOException e) {
+                LOG.warning("unreadable copied record: " + e.getMessage());
+            }
+        }
+        table.publish(changed);
+        dispatcher.sweeps().forEach(this::sweepChanged);
     }
 
     private void onSubmit(Message<JsonObject> m) {

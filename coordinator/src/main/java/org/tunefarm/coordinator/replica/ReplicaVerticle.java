@@ -34,6 +34,12 @@ public final class ReplicaVerticle extends VerticleBase {
         this.sweeps = sweeps;
     }
 
+    /**
+     * Local address where records that reached this node's log by copy (not through its own
+     * dispatch) are announced, so a leader's searches and table learn of them too.
+     */
+    public static final String COPIED = "tunefarm.local.copied";
+
     /** Where a node takes records to keep. */
     public static String recordsAddress(String nodeId) {
         return "tunefarm.replica." + nodeId + ".records";
@@ -69,6 +75,7 @@ public final class ReplicaVerticle extends VerticleBase {
                 LOG.log(Level.SEVERE, "replica append failed", ar.cause());
                 m.fail(500, "replica append failed: " + ar.cause().getMessage());
             } else {
+                announce(vertx, ar.result());
                 m.reply(new JsonObject().put("stored", ar.result().size()));
             }
         });
@@ -102,6 +109,13 @@ public final class ReplicaVerticle extends VerticleBase {
             if (ar.failed()) m.fail(500, ar.cause().getMessage());
             else m.reply(ar.result());
         });
+    }
+
+    static void announce(io.vertx.core.Vertx vertx, List<Measurement> fresh) {
+        if (fresh.isEmpty()) return;
+        JsonArray a = new JsonArray();
+        for (Measurement x : fresh) a.add(new JsonObject(Protocol.write(x)));
+        vertx.eventBus().publish(COPIED, new JsonObject().put("records", a), new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true));
     }
 
     static List<Measurement> decode(JsonArray a) {

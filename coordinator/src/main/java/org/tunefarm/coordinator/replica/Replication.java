@@ -119,6 +119,9 @@ public final class Replication {
                 for (int i = 0; i < sw.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
                 fresh.addAll(records.append(ms));
                 return null;
+            }).compose(v -> {
+                ReplicaVerticle.announce(vertx, fresh);
+                return Future.succeededFuture();
             }).compose(v -> from + ms.size() < page.getInteger("total") && !ms.isEmpty()
                     ? readFrom(peer, from + ms.size(), fresh)
                     : Future.succeededFuture(fresh));

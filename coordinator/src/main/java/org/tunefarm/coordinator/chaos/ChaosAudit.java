@@ -1,0 +1,101 @@
+package org.tunefarm.coordinator.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.kernel.SleepSpec;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.Status;
+import org.tunefarm.protocol.Lease;
+import org.tunefarm.protocol.Protocol;
+import org.tunefarm.space.SearchSpace;
+
+/**
+ * Checks a finished chaos sweep against the full space: every valid point and baseline of every
+ * shape recorded (lost counts those missing from the union of the coordinators' logs), no record
+ * twice in any log, every log holding every record, and the table's entries equal to what the
+ * records say is fastest and to the sleep kernel's known optimum.
+ */
+public final class ChaosAudit {
+
+    /** What the run's last line reports. */
+    public record Outcome(int candidates, int recorded, int lost, int duplicates, int agentKills, int coordinatorKills, long seconds,
+                          int replicaGaps, boolean tableMatchesRecords, boolean optimumFound) {
+        public boolean passed() {
+            return lost == 0 && duplicates == 0;
+        }
+    }
+
+    private ChaosAudit() {}
+
+    static Outcome audit(String sweep, int shapes, int unitUs, int maxA, List<Path> dataDirs, JsonNode table, int agentKills, int coordinatorKills,
+                         long seconds) throws IOException {
+        SleepSpec spec = new SleepSpec();
+        Set<String> expected = new HashSet<>();
+        for (int i = 0; i < shapes; i++) {
+            KernelKey key = new KernelKey("sleep", Map.of("unitUs", unitUs + i), "fp32");
+            List<Object> as = java.util.stream.IntStream.rangeClosed(0, maxA).boxed().map(Object.class::cast).toList();
+            SearchSpace space = spec.space(key, 1).narrow(Map.of("a", as), List.of());
+            for (Iterator<Long> it = space.validIndices(); it.hasNext(); ) expected.add(key.id() + "/" + it.next());
+            expected.add(key.id() + "/" + Lease.Candidate.BASELINE);
+        }
+        Map<String, Measurement> union = new HashMap<>();
+        int duplicates = 0;
+        int gaps = 0;
+        List<Set<String>> perLog = new java.util.ArrayList<>();
+        for (Path dir : dataDirs) {
+            Set<String> ids = new HashSet<>();
+            Path f = dir.resolve("records.jsonl");
+            if (Files.exists(f)) {
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    if (line.isBlank()) continue;
+                    Measurement m = Protocol.JSON.readValue(line, Measurement.class);
+                    if (!m.sweepId().equals(sweep)) continue;
+                    String id = m.key().id() + "/" + m.index();
+                    if (!ids.add(id)) duplicates++;
+                    union.putIfAbsent(id, m);
+                }
+            }
+            perLog.add(ids);
+        }
+        for (Set<String> ids : perLog) gaps += union.size() - ids.size();
+        int lost = 0;
+        for (String id : expected) if (!union.containsKey(id)) lost++;
+        return new Outcome(expected.size(), union.size(), lost, duplicates, agentKills, coordinatorKills, seconds, gaps,
+                tableMatches(union, table), optimumFound(table, shapes));
+    }
+
+    /** Every table entry is the record with the lowest median of its kernel. */
+    private static boolean tableMatches(Map<String, Measurement> union, JsonNode table) {
+        Map<String, Double> best = new HashMap<>();
+        for (Measurement m : union.values()) {
+            if (m.status() == Status.OK) best.merge(m.key().id(), m.stats().medianNs(), Math::min);
+        }
+        int entries = 0;
+        for (JsonNode e : table.path("entries")) {
+            KernelKey key = Protocol.JSON.convertValue(e.path("kernel"), KernelKey.class);
+            Double b = best.get(key.id());
+            if (b == null) continue;
+            entries++;
+            if (b != e.path("stats").path("medianNs").asDouble()) return false;
+        }
+        return entries == best.size();
+    }
+
+    private static boolean optimumFound(JsonNode table, int shapes) {
+        int found = 0;
+        for (JsonNode e : table.path("entries")) {
+            if (Protocol.JSON.convertValue(e.path("params"), Map.class).equals(SleepSpec.OPTIMUM)) found++;
+        }
+        return found >= shapes;
+    }
+}

@@ -1,0 +1,79 @@
+package org.tunefarm.coordinator.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A coordinator running as its own OS process on this machine (its own JVM and Hazelcast
+ * member), started from this JVM's class path, so it can be killed with -9 like a real one.
+ */
+public final class CoordinatorProcess implements AutoCloseable {
+    public static final String MAIN = "org.tunefarm.coordinator.cli.TunefarmCli";
+    /** What Hazelcast needs on Java 17+, as in the parent pom's jvm.opens. */
+    private static final List<String> OPENS = List.of("--add-modules", "java.se,jdk.incubator.vector",
+            "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+
+    private final Process process;
+    private final int httpPort;
+    private final int bridgePort;
+    private final Path data;
+
+    private CoordinatorProcess(Process process, int httpPort, int bridgePort, Path data) {
+        this.process = process;
+        this.httpPort = httpPort;
+        this.bridgePort = bridgePort;
+        this.data = data;
+    }
+
+    public static CoordinatorProcess start(Path data, int httpPort, int bridgePort, String token, String cluster, Path log) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(OPENS);
+        cmd.add("-Xmx512m");
+        String agentJar = System.getProperty("tunefarm.agentJar");
+        if (agentJar != null) cmd.add("-Dtunefarm.agentJar=" + agentJar);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(MAIN);
+        cmd.addAll(List.of("coordinator", "--data", data.toString(), "--http-port", String.valueOf(httpPort),
+                "--bridge-port", String.valueOf(bridgePort), "--token", token, "--cluster", cluster));
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new CoordinatorProcess(p, httpPort, bridgePort, data);
+    }
+
+    public int httpPort() { return httpPort; }
+
+    public int bridgePort() { return bridgePort; }
+
+    public Path data() { return data; }
+
+    public boolean alive() { return process.isAlive(); }
+
+    /** kill -9: no shutdown hook runs, nothing is flushed that was not already. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override public void close() {
+        if (!process.isAlive()) return;
+        process.destroy();
+        try {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) kill();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill();
+        }
+    }
+}
