@@ -10,6 +10,8 @@ public final class KernelSpecs {
 
     static {
         register(new GemmSpec());
+        register(new Conv2dSpec());
+        register(new DepthwiseConv2dSpec());
         register(new SleepSpec());
     }
 

@@ -3,6 +3,8 @@ package org.tunefarm.agent.kernels;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.tunefarm.agent.kernels.conv.Conv2dFamily;
+import org.tunefarm.agent.kernels.conv.DepthwiseConv2dFamily;
 import org.tunefarm.agent.kernels.gemm.GemmFamily;
 import org.tunefarm.agent.kernels.sleep.SleepFamily;
 
@@ -15,6 +17,8 @@ public final class KernelFamilies {
 
     static {
         register(new GemmFamily());
+        register(new Conv2dFamily());
+        register(new DepthwiseConv2dFamily());
         register(new SleepFamily());
     }
 

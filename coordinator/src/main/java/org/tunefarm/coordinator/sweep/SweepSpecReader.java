@@ -33,7 +33,7 @@ public final class SweepSpecReader {
             .maxNestingDepth(32).maxStringLength(64 * 1024).maxNumberLength(32).build();
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build());
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().streamReadConstraints(LIMITS).build());
-    private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize");
+    private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "workload", "layers", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize");
 
     private SweepSpecReader() {}
 
@@ -55,22 +55,33 @@ public final class SweepSpecReader {
     }
 
     public static SweepSpec from(JsonNode root) {
+        return from(root, WorkloadCatalog.standard());
+    }
+
+    /** Reads a spec whose {@code workload}, if any, is looked up in {@code catalog}. */
+    public static SweepSpec from(JsonNode root, WorkloadCatalog catalog) {
         if (root == null || !root.isObject()) throw new SpecException("body", "the sweep spec must be an object");
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!TOP.contains(f)) throw new SpecException(f, "unknown field (known: " + new java.util.TreeSet<>(TOP) + ")");
         }
+        WorkloadCatalog.Workload workload = workload(root, catalog);
         String kernel = text(root, "kernel", null);
-        if (kernel == null) throw new SpecException("kernel", "is required");
+        if (kernel == null && workload != null && workload.kernels().size() == 1) kernel = workload.kernels().get(0);
+        if (kernel == null) {
+            throw new SpecException("kernel", workload == null ? "is required"
+                    : "is required: workload " + workload.name() + " has layers of " + workload.kernels());
+        }
         KernelSpec family;
         try {
             family = KernelSpecs.get(kernel);
         } catch (IllegalArgumentException e) {
             throw new SpecException("kernel", "unknown kernel '" + kernel + "' (known: " + KernelSpecs.all().stream().map(KernelSpec::op).toList() + ")");
         }
-        String name = text(root, "name", kernel + "-sweep");
+        String name = text(root, "name", workload != null ? workload.name() + "-" + kernel : kernel + "-sweep");
         String dtype = text(root, "dtype", "fp32");
-        List<Map<String, Integer>> shapes = shapes(root.get("shapes"), family);
+        List<Map<String, Integer>> shapes = workload != null ? WorkloadLayers.shapes(workload, kernel, root.get("layers"))
+                : shapes(root.get("shapes"), family);
         if (shapes.isEmpty()) throw new SpecException("shapes", "at least one shape is required");
         for (int i = 0; i < shapes.size(); i++) {
             try {
@@ -99,6 +110,19 @@ public final class SweepSpecReader {
         List<String> classes = strings(root.get("deviceClasses"), "deviceClasses");
         int batchSize = integer(root, "batchSize", 8, 1, 1000);
         return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize);
+    }
+
+    /** The named catalog entry, or null when the spec lists its shapes. */
+    private static WorkloadCatalog.Workload workload(JsonNode root, WorkloadCatalog catalog) {
+        String name = text(root, "workload", null);
+        if (name == null) {
+            if (root.has("layers")) throw new SpecException("layers", "selects layers of a workload: give workload too");
+            return null;
+        }
+        if (root.has("shapes")) throw new SpecException("workload", "give either workload or shapes, not both");
+        WorkloadCatalog.Workload w = catalog.get(name);
+        if (w == null) throw new SpecException("workload", "unknown workload '" + name + "' (known: " + catalog.names() + ")");
+        return w;
     }
 
     /**

@@ -17,16 +17,21 @@ final class BlockedVectorGemm implements RegionKernel {
     private final float[] aPanels, bPanels, aEdge, bEdge, cEdge;
 
     BlockedVectorGemm(GemmWorkload w, GemmConfig config) {
-        a = w.a;
-        b = w.b;
-        n = w.n;
-        k = w.k;
+        this(w.a, w.b, w.m, w.n, w.k, config);
+    }
+
+    /** Multiplies A (m x k) by B (k x n), both row-major; other families reach it through {@link PackedGemm}. */
+    BlockedVectorGemm(float[] a, float[] b, int m, int n, int k, GemmConfig config) {
+        this.a = a;
+        this.b = b;
+        this.n = n;
+        this.k = k;
         rows = config.microRows();
         width = config.microVecs() * MicroKernel.lanes();
         // Blocks hold whole micro-tiles; a tile below one micro-tile becomes one micro-tile.
-        tileM = Math.max(1, Math.min(config.tileM(), roundUp(w.m, rows)) / rows) * rows;
-        tileN = Math.max(1, Math.min(config.tileN(), roundUp(w.n, width)) / width) * width;
-        tileK = Math.min(config.tileK(), w.k);
+        tileM = Math.max(1, Math.min(config.tileM(), roundUp(m, rows)) / rows) * rows;
+        tileN = Math.max(1, Math.min(config.tileN(), roundUp(n, width)) / width) * width;
+        tileK = Math.min(config.tileK(), k);
         packA = config.packA();
         packB = config.packB();
         kernel = MicroKernel.forTile(rows, config.microVecs());

@@ -5,10 +5,11 @@ package org.tunefarm.agent.kernels.gemm;
  * {@code C[r][j] (+)= sum over p < kc of A(r, p) * B(p, j)}, where A(r, p) is
  * {@code a[ai + r * aRs + p * aCs]} and B(p, j) is {@code b[bi + p * bRs + j]}. Strides let a
  * packed panel (aRs 1, aCs rows; bRs the panel width) and a matrix read in place share one kernel.
- * The whole tile is written: callers hand it a scratch tile where C is ragged.
+ * The whole tile is written: callers hand it a scratch tile where C is ragged. Public so the
+ * convolution families run their direct loops on the same kernels.
  */
 @FunctionalInterface
-interface MicroKernel {
+public interface MicroKernel {
 
     void run(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
              float[] c, int ci, int ldc, boolean accumulate);

@@ -12,8 +12,9 @@ import java.util.function.IntConsumer;
 /**
  * A fixed team of threads owned by one candidate: the caller runs share 0 and {@code helpers}
  * pool threads run the rest, so one call costs a wake-up per helper and no thread creation.
+ * Public because the convolution families split their work the same way.
  */
-final class ThreadTeam implements AutoCloseable {
+public final class ThreadTeam implements AutoCloseable {
 
     /** The name of the team's threads, for tests and thread dumps. */
     static final String WORKER_NAME = "gemm-worker";
@@ -21,7 +22,7 @@ final class ThreadTeam implements AutoCloseable {
     private final ExecutorService pool;
     private final int helpers;
 
-    ThreadTeam(int helpers) {
+    public ThreadTeam(int helpers) {
         this.helpers = helpers;
         this.pool = Executors.newFixedThreadPool(helpers, r -> {
             Thread t = new Thread(r, WORKER_NAME);
@@ -31,7 +32,7 @@ final class ThreadTeam implements AutoCloseable {
     }
 
     /** Runs {@code share.accept(i)} for i in [0, helpers], returning when all have finished. */
-    void run(IntConsumer share) {
+    public void run(IntConsumer share) {
         List<Future<?>> pending = new ArrayList<>(helpers);
         for (int i = 1; i <= helpers; i++) {
             int part = i;

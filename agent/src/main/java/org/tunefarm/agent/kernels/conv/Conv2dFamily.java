@@ -1,0 +1,51 @@
+package org.tunefarm.agent.kernels.conv;
+
+import java.util.Map;
+import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.kernel.Conv2dSpec;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.kernel.KernelSpec;
+
+/**
+ * fp32 conv2d on the agent: plain loops ({@link ScalarConv}), the direct algorithm on the GEMM
+ * family's register-blocked micro-kernels ({@link DirectConv}), im2col into the packed GEMM
+ * ({@link Im2colConv}) and Winograd F(2x2, 3x3) ({@link WinogradConv}). Filters are repacked
+ * once per candidate, outside the timed call, as an inference runtime does once per model.
+ */
+public final class Conv2dFamily implements KernelFamily {
+
+    private static final String VECTOR_UNAVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+            ? null : "the vector kernels need the JVM started with --add-modules jdk.incubator.vector";
+
+    private final Conv2dSpec spec = new Conv2dSpec();
+
+    @Override public KernelSpec spec() { return spec; }
+
+    @Override public Workload workload(KernelKey key, long seed) {
+        spec.validate(key);
+        return new ConvWorkload(key, seed);
+    }
+
+    @Override public Candidate candidate(Workload workload, Map<String, Object> params) {
+        if (!(workload instanceof ConvWorkload w)) throw new IllegalArgumentException("not a conv2d workload: " + workload.key().id());
+        ConvConfig config = ConvConfig.of(params);
+        ConvGeometry g = config.nhwc() ? w.nhwc : w.nchw;
+        if (!config.vector()) return new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), config.threads(), () -> new ScalarConv(g, w.input(g), w.filter));
+        if (VECTOR_UNAVAILABLE != null) throw new IllegalArgumentException(VECTOR_UNAVAILABLE);
+        return switch (config.algo()) {
+            case "direct" -> {
+                float[] packed = DirectConv.packFilter(g, w.filter, config.microVecs());
+                yield new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), config.threads(), () -> new DirectConv(g, w.input(g), packed, config));
+            }
+            case "im2col" -> {
+                float[] matrix = Im2colConv.filterMatrix(g, w.filter);
+                yield new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), config.threads(), () -> new Im2colConv(g, w.input(g), matrix, config));
+            }
+            default -> {
+                if (!Conv2dSpec.winogradFits(w.key())) throw new IllegalArgumentException("algo: winograd F(2x2, 3x3) needs R = S = 3, stride 1, dilation 1");
+                float[][] transformed = WinogradConv.transformFilter(g, w.filter);
+                yield new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), config.threads(), () -> new WinogradConv(g, w.input(g), transformed, config));
+            }
+        };
+    }
+}

@@ -1,0 +1,58 @@
+package org.tunefarm.agent.kernels.conv;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One point of the conv2d space, read from the parameter map. Checked for being runnable, not
+ * for the space's constraints, except that Winograd refuses shapes it does not compute.
+ */
+record ConvConfig(boolean nhwc, String algo, boolean vector, int microRows, int microVecs,
+                  int tileP, int tileK, int tileC, int threads) {
+
+    private static final Set<String> NAMES = Set.of("layout", "algo", "kernel", "microRows", "microVecs",
+            "tileP", "tileK", "tileC", "threads");
+    static final int MAX_THREADS = 256;
+
+    ConvConfig {
+        if (!Set.of("direct", "im2col", "winograd").contains(algo)) throw new IllegalArgumentException("algo: expected direct, im2col or winograd, got " + algo);
+        if (!vector && !algo.equals("direct")) throw new IllegalArgumentException("kernel: scalar runs only the direct algorithm");
+        positive("microRows", microRows);
+        positive("microVecs", microVecs);
+        positive("tileP", tileP);
+        positive("tileK", tileK);
+        positive("tileC", tileC);
+        positive("threads", threads);
+        if (threads > MAX_THREADS) throw new IllegalArgumentException("threads: at most " + MAX_THREADS + ", got " + threads);
+    }
+
+    /** @throws IllegalArgumentException naming a missing, unknown or malformed parameter */
+    static ConvConfig of(Map<String, Object> params) {
+        for (String k : params.keySet()) {
+            if (!NAMES.contains(k)) throw new IllegalArgumentException("unknown conv2d parameter '" + k + "'");
+        }
+        String layout = text(params, "layout");
+        if (!layout.equals("NCHW") && !layout.equals("NHWC")) throw new IllegalArgumentException("layout: expected NCHW or NHWC, got " + layout);
+        String kernel = text(params, "kernel");
+        if (!kernel.equals("scalar") && !kernel.equals("vector")) throw new IllegalArgumentException("kernel: expected scalar or vector, got " + kernel);
+        return new ConvConfig(layout.equals("NHWC"), text(params, "algo"), kernel.equals("vector"),
+                integer(params, "microRows"), integer(params, "microVecs"), integer(params, "tileP"),
+                integer(params, "tileK"), integer(params, "tileC"), integer(params, "threads"));
+    }
+
+    static String text(Map<String, Object> params, String name) {
+        Object v = params.get(name);
+        if (!(v instanceof String s)) throw new IllegalArgumentException(name + ": expected a string, got " + v);
+        return s;
+    }
+
+    static int integer(Map<String, Object> params, String name) {
+        Object v = params.get(name);
+        if (!(v instanceof Number n) || n.doubleValue() != n.intValue()) throw new IllegalArgumentException(name + ": expected an integer, got " + v);
+        return n.intValue();
+    }
+
+    static void positive(String name, int v) {
+        if (v <= 0) throw new IllegalArgumentException(name + " must be positive, got " + v);
+    }
+}

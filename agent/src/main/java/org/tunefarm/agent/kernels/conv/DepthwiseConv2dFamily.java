@@ -1,0 +1,53 @@
+package org.tunefarm.agent.kernels.conv;
+
+import java.util.Map;
+import java.util.Set;
+import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.kernel.DepthwiseConv2dSpec;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.kernel.KernelSpec;
+
+/**
+ * fp32 depthwise conv2d on the agent: plain loops ({@link ScalarDepthwise}) or the Vector API
+ * over channels or width ({@link VectorDepthwise}), in blocks of channels x rows
+ * ({@link DepthwiseBlocks}) shared among threads.
+ */
+public final class DepthwiseConv2dFamily implements KernelFamily {
+
+    private static final String VECTOR_UNAVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+            ? null : "the vector kernel needs the JVM started with --add-modules jdk.incubator.vector";
+    private static final Set<String> NAMES = Set.of("layout", "kernel", "vectorOver", "tileH", "tileC", "threads");
+
+    private final DepthwiseConv2dSpec spec = new DepthwiseConv2dSpec();
+
+    @Override public KernelSpec spec() { return spec; }
+
+    @Override public Workload workload(KernelKey key, long seed) {
+        spec.validate(key);
+        return new DepthwiseWorkload(key, seed);
+    }
+
+    @Override public Candidate candidate(Workload workload, Map<String, Object> params) {
+        if (!(workload instanceof DepthwiseWorkload w)) throw new IllegalArgumentException("not a depthwise_conv2d workload: " + workload.key().id());
+        for (String k : params.keySet()) {
+            if (!NAMES.contains(k)) throw new IllegalArgumentException("unknown depthwise_conv2d parameter '" + k + "'");
+        }
+        String layout = ConvConfig.text(params, "layout"), kernel = ConvConfig.text(params, "kernel"), over = ConvConfig.text(params, "vectorOver");
+        if (!layout.equals("NCHW") && !layout.equals("NHWC")) throw new IllegalArgumentException("layout: expected NCHW or NHWC, got " + layout);
+        if (!kernel.equals("scalar") && !kernel.equals("vector")) throw new IllegalArgumentException("kernel: expected scalar or vector, got " + kernel);
+        if (!over.equals("width") && !over.equals("channels")) throw new IllegalArgumentException("vectorOver: expected width or channels, got " + over);
+        int tileH = ConvConfig.integer(params, "tileH"), tileC = ConvConfig.integer(params, "tileC"), threads = ConvConfig.integer(params, "threads");
+        ConvConfig.positive("tileH", tileH);
+        ConvConfig.positive("tileC", tileC);
+        ConvConfig.positive("threads", threads);
+        if (threads > ConvConfig.MAX_THREADS) throw new IllegalArgumentException("threads: at most " + ConvConfig.MAX_THREADS + ", got " + threads);
+        ConvGeometry g = layout.equals("NHWC") ? w.nhwc : w.nchw;
+        DepthwiseBlocks blocks = new DepthwiseBlocks(g, tileC, tileH);
+        float[] rsc = DepthwiseBlocks.rsc(g, w.filter);
+        float[] in = w.input(g);
+        if (kernel.equals("scalar")) return new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), threads, () -> new ScalarDepthwise(blocks, in, rsc));
+        if (VECTOR_UNAVAILABLE != null) throw new IllegalArgumentException(VECTOR_UNAVAILABLE);
+        boolean overChannels = over.equals("channels");
+        return new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), threads, () -> new VectorDepthwise(blocks, in, rsc, overChannels));
+    }
+}

@@ -1,0 +1,112 @@
+package org.tunefarm.agent.kernels.conv;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Depthwise convolution with the Vector API over one axis: {@code channels} (a vector of
+ * neighbouring channels of one pixel times a vector of their filter taps) or {@code width} (a
+ * vector of neighbouring output columns of one channel times a broadcast tap). Where the axis is
+ * contiguous in memory (channels in NHWC, width in NCHW at stride 1) loads and stores are plain;
+ * elsewhere they gather and scatter, which the tuner is left to measure. Positions whose taps
+ * reach into the padding, and the tail of the axis, take the scalar path.
+ */
+final class VectorDepthwise implements ConvKernel {
+
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+
+    private final DepthwiseBlocks blocks;
+    private final ConvGeometry g;
+    private final float[] in, rsc;
+    private final boolean overChannels;
+    /** Offsets of the vector's lanes in the input and output; null where they are contiguous. */
+    private final int[] inLanes, outLanes;
+    /** Output columns whose every tap is inside the input row: [xLo, xHi). */
+    private final int xLo, xHi;
+
+    VectorDepthwise(DepthwiseBlocks blocks, float[] in, float[] rsc, boolean overChannels) {
+        this.blocks = blocks;
+        this.g = blocks.g();
+        this.in = in;
+        this.rsc = rsc;
+        this.overChannels = overChannels;
+        inLanes = lanes(overChannels ? g.inChannelStep() : g.stride() * g.inColumnStep());
+        outLanes = lanes(overChannels ? g.outChannelStep() : g.outColumnStep());
+        xLo = Math.min(g.q(), (g.pad() + g.stride() - 1) / g.stride());
+        int last = g.w() - 1 + g.pad() - (g.s() - 1); // largest x * stride with the last tap inside
+        xHi = Math.max(xLo, Math.min(g.q(), last < 0 ? 0 : last / g.stride() + 1));
+    }
+
+    private static int[] lanes(int step) {
+        if (step == 1) return null;
+        int[] map = new int[L];
+        for (int i = 0; i < L; i++) map[i] = i * step;
+        return map;
+    }
+
+    @Override public int units() {
+        return blocks.units();
+    }
+
+    @Override public void compute(float[] out, int from, int to) {
+        for (int u = from; u < to; u++) {
+            int img = blocks.image(u), c0 = blocks.channelFrom(u), c1 = blocks.channelTo(u);
+            int y0 = blocks.rowFrom(u), y1 = blocks.rowTo(u);
+            if (overChannels) {
+                for (int y = y0; y < y1; y++)
+                    for (int x = 0; x < g.q(); x++) pixel(out, img, c0, c1, y, x);
+            } else {
+                for (int ch = c0; ch < c1; ch++)
+                    for (int y = y0; y < y1; y++) row(out, img, ch, y);
+            }
+        }
+    }
+
+    /** Channels [c0, c1) of one output pixel. */
+    private void pixel(float[] out, int img, int c0, int c1, int y, int x) {
+        int c = c0;
+        for (; c + L <= c1; c += L) {
+            FloatVector acc = FloatVector.zero(S);
+            for (int fr = 0; fr < g.r(); fr++) {
+                int iy = g.inY(y, fr);
+                if (iy < 0 || iy >= g.h()) continue;
+                for (int fs = 0; fs < g.s(); fs++) {
+                    int ix = g.inX(x, fs);
+                    if (ix < 0 || ix >= g.w()) continue;
+                    acc = load(g.inIndex(img, c, iy, ix)).fma(FloatVector.fromArray(S, rsc, (fr * g.s() + fs) * g.c() + c), acc);
+                }
+            }
+            store(acc, out, g.outIndex(img, c, y, x));
+        }
+        for (; c < c1; c++) out[g.outIndex(img, c, y, x)] = blocks.point(in, rsc, img, c, y, x);
+    }
+
+    /** One output row of one channel: vectors over the interior columns, scalar at the borders. */
+    private void row(float[] out, int img, int ch, int y) {
+        int x = 0;
+        for (; x < xLo; x++) out[g.outIndex(img, ch, y, x)] = blocks.point(in, rsc, img, ch, y, x);
+        for (; x + L <= xHi; x += L) {
+            FloatVector acc = FloatVector.zero(S);
+            for (int fr = 0; fr < g.r(); fr++) {
+                int iy = g.inY(y, fr);
+                if (iy < 0 || iy >= g.h()) continue;
+                for (int fs = 0; fs < g.s(); fs++) {
+                    FloatVector tap = FloatVector.broadcast(S, rsc[(fr * g.s() + fs) * g.c() + ch]);
+                    acc = load(g.inIndex(img, ch, iy, g.inX(x, fs))).fma(tap, acc);
+                }
+            }
+            store(acc, out, g.outIndex(img, ch, y, x));
+        }
+        for (; x < g.q(); x++) out[g.outIndex(img, ch, y, x)] = blocks.point(in, rsc, img, ch, y, x);
+    }
+
+    private FloatVector load(int at) {
+        return inLanes == null ? FloatVector.fromArray(S, in, at) : FloatVector.fromArray(S, in, at, inLanes, 0);
+    }
+
+    private void store(FloatVector v, float[] out, int at) {
+        if (outLanes == null) v.intoArray(out, at);
+        else v.intoArray(out, at, outLanes, 0);
+    }
+}

@@ -1,0 +1,32 @@
+package org.tunefarm.agent.kernels.gemm;
+
+/**
+ * The register-blocked, packed GEMM path ({@link BlockedVectorGemm}) for other families:
+ * im2col and Winograd convolutions multiply their own matrices with it rather than keeping a
+ * copy of the micro-kernels. One instance per thread: it owns its packing buffers. A and B are
+ * bound at construction, so a caller refills them in place between calls.
+ */
+public final class PackedGemm {
+
+    private final BlockedVectorGemm gemm;
+
+    /**
+     * C = A·B for row-major A (m x k) and B (k x n); tiles and micro-tile as in the gemm space
+     * ({@code microVecs} vectors of {@link #lanes()} floats wide).
+     */
+    public PackedGemm(float[] a, float[] b, int m, int n, int k, int tileM, int tileN, int tileK,
+                      int microRows, int microVecs, boolean packA, boolean packB) {
+        if (a.length < (long) m * k || b.length < (long) k * n) throw new IllegalArgumentException("A or B is smaller than " + m + "x" + k + " and " + k + "x" + n);
+        gemm = new BlockedVectorGemm(a, b, m, n, k, new GemmConfig("vector", "ikj", tileM, tileN, tileK, microRows, microVecs, packA, packB, 1));
+    }
+
+    /** Overwrites C[m0:m1, n0:n1] (row-major, n columns) with the same block of A·B. */
+    public void multiply(float[] c, int m0, int m1, int n0, int n1) {
+        gemm.compute(c, m0, m1, n0, n1);
+    }
+
+    /** Floats per vector of the species the micro-kernels use. */
+    public static int lanes() {
+        return MicroKernel.lanes();
+    }
+}

@@ -1,0 +1,138 @@
+package org.tunefarm.agent.kernels.conv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.kernel.Conv2dSpec;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.space.SearchSpace;
+
+class Conv2dFamilyTest {
+
+    private static final Conv2dFamily FAMILY = new Conv2dFamily();
+    private static final Conv2dSpec SPEC = new Conv2dSpec();
+
+    static KernelKey conv(int n, int c, int h, int w, int k, int r, int s, int stride, int pad, int dilation) {
+        Map<String, Integer> shape = new LinkedHashMap<>();
+        shape.put("N", n); shape.put("C", c); shape.put("H", h); shape.put("W", w); shape.put("K", k);
+        shape.put("R", r); shape.put("S", s); shape.put("stride", stride); shape.put("pad", pad); shape.put("dilation", dilation);
+        return new KernelKey("conv2d", shape, "fp32");
+    }
+
+    /** Small odd shapes: ragged against every micro-tile and vector width, with padding, stride, dilation and batch 8. */
+    static final List<KernelKey> SHAPES = List.of(
+            conv(1, 3, 11, 13, 5, 3, 3, 1, 1, 1),     // 3x3 same padding, K below one vector
+            conv(1, 7, 9, 10, 19, 3, 3, 2, 1, 1),     // stride 2
+            conv(1, 5, 12, 11, 17, 3, 3, 1, 2, 2),    // dilation 2
+            conv(8, 4, 7, 6, 9, 3, 3, 1, 0, 1),       // batch 8, no padding
+            conv(2, 13, 5, 7, 33, 1, 1, 1, 0, 1),     // pointwise
+            conv(1, 3, 15, 17, 6, 5, 3, 2, 2, 1),     // rectangular filter, stride 2
+            conv(1, 2, 3, 3, 4, 3, 3, 1, 1, 1));      // a single Winograd tile, odd output
+
+    private static final int[][] MICRO_TILES = {{1, 1}, {4, 2}, {6, 2}, {8, 3}, {2, 4}, {5, 1}};
+
+    @Test void everyAlgorithmLayoutAndMicroTileMatchesTheReference() {
+        for (KernelKey key : SHAPES) {
+            ConvWorkload w = (ConvWorkload) FAMILY.workload(key, 17);
+            for (String layout : List.of("NCHW", "NHWC")) {
+                assertCorrect(w, config(layout, "direct", "scalar", 1, 1, 16, 16, 16, 1));
+                assertCorrect(w, config(layout, "direct", "scalar", 1, 1, 16, 16, 16, 3));
+                for (String algo : List.of("direct", "im2col", "winograd")) {
+                    if (algo.equals("winograd") && !Conv2dSpec.winogradFits(key)) continue;
+                    for (int[] t : MICRO_TILES) {
+                        assertCorrect(w, config(layout, algo, "vector", t[0], t[1], 16, 16, 16, 1));
+                        assertCorrect(w, config(layout, algo, "vector", t[0], t[1], 32, 64, 4, 2));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Points drawn from each shape's space, constraints applied, with the cores of a larger board. */
+    @Test void sampledValidPointsMatchTheReference() {
+        SplittableRandom random = new SplittableRandom(3);
+        for (KernelKey key : SHAPES) {
+            ConvWorkload w = (ConvWorkload) FAMILY.workload(key, 5);
+            SearchSpace space = SPEC.space(key, 4);
+            for (int i = 0; i < 12; i++) assertCorrect(w, space.config(space.sample(random, 10_000).orElseThrow()));
+        }
+    }
+
+    @Test void defaultConfigIsAValidPointOfTheSpace() {
+        for (KernelKey key : SHAPES) {
+            SearchSpace space = SPEC.space(key, 2);
+            Map<String, Object> d = SPEC.defaultConfig(key, 2);
+            assertTrue(space.isValid(space.index(d)), key.id() + " " + d);
+            assertEquals("direct", d.get("algo"));
+            assertEquals("NCHW", d.get("layout"));
+        }
+    }
+
+    @Test void winogradIsValidOnlyForThreeByThreeStrideOneWithoutDilation() {
+        for (KernelKey key : SHAPES) {
+            SearchSpace space = SPEC.space(key, 2);
+            Map<String, Object> wino = config("NHWC", "winograd", "vector", 4, 2, 16, 16, 16, 1);
+            assertEquals(Conv2dSpec.winogradFits(key), space.isValid(space.index(wino)), key.id());
+        }
+        ConvWorkload strided = (ConvWorkload) FAMILY.workload(SHAPES.get(1), 1);
+        assertThrows(IllegalArgumentException.class, () -> FAMILY.candidate(strided, config("NCHW", "winograd", "vector", 4, 2, 16, 16, 16, 1)));
+    }
+
+    @Test void aCorruptedOutputIsCaught() {
+        ConvWorkload w = (ConvWorkload) FAMILY.workload(SHAPES.get(0), 2);
+        try (ConvCandidate c = (ConvCandidate) FAMILY.candidate(w, config("NHWC", "im2col", "vector", 4, 2, 16, 16, 16, 1))) {
+            c.run();
+            assertTrue(c.maxError() <= w.errorBound());
+            c.output()[7] += 0.05f;
+            assertTrue(c.maxError() > w.errorBound(), "bound " + w.errorBound());
+        }
+    }
+
+    @Test void repeatedRunsOverwriteTheOutput() {
+        ConvWorkload w = (ConvWorkload) FAMILY.workload(SHAPES.get(2), 2);
+        for (String algo : List.of("direct", "im2col")) {
+            try (KernelFamily.Candidate c = FAMILY.candidate(w, config("NCHW", algo, "vector", 6, 2, 16, 16, 16, 2))) {
+                c.run();
+                double first = c.maxError();
+                c.run();
+                assertEquals(first, c.maxError());
+            }
+        }
+    }
+
+    @Test void outputExtentFollowsPaddingStrideAndDilation() {
+        assertEquals(112, Conv2dSpec.outExtent(224, 3, 2, 1, 1));
+        assertEquals(360, Conv2dSpec.outExtent(720, 3, 2, 1, 1));
+        assertEquals(7, Conv2dSpec.outExtent(11, 3, 1, 0, 2));
+        assertEquals(56, Conv2dSpec.outExtent(56, 1, 1, 0, 1));
+    }
+
+    static Map<String, Object> config(String layout, String algo, String kernel, int rows, int vecs, int tileP, int tileK, int tileC, int threads) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("layout", layout);
+        m.put("algo", algo);
+        m.put("kernel", kernel);
+        m.put("microRows", rows);
+        m.put("microVecs", vecs);
+        m.put("tileP", tileP);
+        m.put("tileK", tileK);
+        m.put("tileC", tileC);
+        m.put("threads", threads);
+        return m;
+    }
+
+    private static void assertCorrect(ConvWorkload w, Map<String, Object> cfg) {
+        try (KernelFamily.Candidate c = FAMILY.candidate(w, cfg)) {
+            c.run();
+            double err = c.maxError();
+            assertTrue(err <= w.errorBound(), w.key().id() + " " + cfg + ": error " + err + " > " + w.errorBound());
+        }
+    }
+}

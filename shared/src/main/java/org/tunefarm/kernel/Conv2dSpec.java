@@ -1,0 +1,121 @@
+package org.tunefarm.kernel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.tunefarm.space.Parameter;
+import org.tunefarm.space.SearchSpace;
+
+/**
+ * fp32 2-D convolution, cross-correlation as in every DNN framework: N images of C x H x W, K
+ * filters of C x R x S, with a square {@code stride}, zero {@code pad} and {@code dilation};
+ * output N x K x P x Q. No groups (depthwise is its own family) and no bias.
+ *
+ * <p>{@code layout} is the tensors' memory order: NCHW (filters KCRS) or NHWC (filters RSCK).
+ * {@code algo} picks the algorithm: {@code direct} (a register tile of {@code microRows} output
+ * positions x {@code microVecs} vectors of output channels, reduced over taps and input
+ * channels in place; {@code kernel == "scalar"} is plain loops instead), {@code im2col} (a
+ * block of {@code tileP} output positions unrolled into a matrix, multiplied by the filters
+ * with the GEMM family's packed micro-kernels) and {@code winograd} F(2x2, 3x3) (16 GEMMs over
+ * blocks of {@code tileP} 2x2 output tiles). {@code tileK} and {@code tileC} block the output
+ * and input channels (the GEMM's N and K), {@code threads} splits the output positions.
+ */
+public final class Conv2dSpec implements KernelSpec {
+
+    static final int[] TILE_P = {16, 32, 64, 128, 256, 512, 1024};
+    static final int[] TILE_K = {16, 32, 64, 128, 256, 512, 1024};
+    static final int[] TILE_C = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+
+    /**
+     * The scalar loops use no tiles and run only the direct algorithm; 24 accumulators fill the
+     * 32 vector registers of AVX-512 and NEON (as in {@link GemmSpec}).
+     */
+    public static final List<String> CONSTRAINTS = List.of(
+            "kernel == \"vector\" || (algo == \"direct\" && microRows == 1 && microVecs == 1 && tileP == 16 && tileK == 16 && tileC == 16)",
+            "microRows * microVecs <= 24");
+
+    /** Added for shapes Winograd F(2x2, 3x3) does not compute: anything but 3x3, stride 1, dilation 1. */
+    public static final String NO_WINOGRAD = "algo != \"winograd\"";
+
+    @Override public String op() { return "conv2d"; }
+
+    @Override public List<String> dimensions() {
+        return List.of("N", "C", "H", "W", "K", "R", "S", "stride", "pad", "dilation");
+    }
+
+    /** Padding may be zero; the output must have at least one position. */
+    @Override public void validate(KernelKey key) {
+        for (String d : dimensions()) {
+            Integer v = key.shape().get(d);
+            if (v == null) throw new IllegalArgumentException("shape." + d + " is missing");
+            if (v < 0 || (v == 0 && !d.equals("pad"))) throw new IllegalArgumentException("shape." + d + " must be positive, got " + v);
+        }
+        for (String d : key.shape().keySet()) {
+            if (!dimensions().contains(d)) throw new IllegalArgumentException("shape." + d + ": " + op() + " has no such dimension (it has " + dimensions() + ")");
+        }
+        if (!dtypes().contains(key.dtype())) throw new IllegalArgumentException("dtype: " + op() + " implements " + dtypes() + ", not " + key.dtype());
+        int pad = key.dim("pad");
+        if (pad >= key.dim("R") * key.dim("dilation") || pad >= key.dim("S") * key.dim("dilation")) {
+            throw new IllegalArgumentException("shape.pad " + pad + " must be below the dilated filter extent");
+        }
+        if (outHeight(key) < 1 || outWidth(key) < 1) throw new IllegalArgumentException("shape.H: the dilated filter does not fit the padded input");
+        long in = (long) key.dim("N") * key.dim("C") * key.dim("H") * key.dim("W");
+        long out = (long) key.dim("N") * key.dim("K") * outHeight(key) * outWidth(key);
+        if (in > Integer.MAX_VALUE / 2 || out > Integer.MAX_VALUE / 2) throw new IllegalArgumentException("shape.N: tensors beyond 2^30 elements");
+    }
+
+    /** Output rows P. */
+    public static int outHeight(KernelKey key) {
+        return outExtent(key.dim("H"), key.dim("R"), key.dim("stride"), key.dim("pad"), key.dim("dilation"));
+    }
+
+    /** Output columns Q. */
+    public static int outWidth(KernelKey key) {
+        return outExtent(key.dim("W"), key.dim("S"), key.dim("stride"), key.dim("pad"), key.dim("dilation"));
+    }
+
+    /** Output extent along one axis: positions where the dilated filter fits the padded input. */
+    public static int outExtent(int in, int filter, int stride, int pad, int dilation) {
+        return Math.floorDiv(in + 2 * pad - dilation * (filter - 1) - 1, stride) + 1;
+    }
+
+    /** Whether Winograd F(2x2, 3x3) computes this shape. */
+    public static boolean winogradFits(KernelKey key) {
+        return key.dim("R") == 3 && key.dim("S") == 3 && key.dim("stride") == 1 && key.dim("dilation") == 1;
+    }
+
+    @Override public SearchSpace space(KernelKey key, int cores) {
+        List<String> constraints = new ArrayList<>(CONSTRAINTS);
+        if (!winogradFits(key)) constraints.add(NO_WINOGRAD);
+        return SearchSpace.of(parameters(key, cores), constraints);
+    }
+
+    /** Parameters and domains; tile domains stop at the first tile covering the shape. */
+    public List<Parameter> parameters(KernelKey key, int cores) {
+        validate(key);
+        if (cores < 1) throw new IllegalArgumentException("cores must be positive, got " + cores);
+        int positions = key.dim("N") * outHeight(key) * outWidth(key);
+        int reduction = key.dim("C") * key.dim("R") * key.dim("S");
+        return List.of(
+                Parameter.strings("layout", "NCHW", "NHWC"),
+                Parameter.strings("algo", "direct", "im2col", "winograd"),
+                Parameter.strings("kernel", "scalar", "vector"),
+                Parameter.ints("microRows", 1, 2, 4, 6, 8),
+                Parameter.ints("microVecs", 1, 2, 3, 4),
+                Parameter.ints("tileP", Tiles.fitting(TILE_P, positions)),
+                Parameter.ints("tileK", Tiles.fitting(TILE_K, key.dim("K"))),
+                Parameter.ints("tileC", Tiles.fitting(TILE_C, reduction)),
+                Parameter.ints("threads", IntStream.rangeClosed(1, cores).toArray()));
+    }
+
+    /** Plain direct loops over NCHW on one thread: the textbook convolution a framework starts from. */
+    @Override public Map<String, Object> defaultConfig(KernelKey key, int cores) {
+        return Tiles.config(parameters(key, cores), Map.of("layout", "NCHW", "algo", "direct", "kernel", "scalar",
+                "microRows", 1, "microVecs", 1, "tileP", 16, "tileK", 16, "tileC", 16, "threads", 1));
+    }
+
+    @Override public double flops(KernelKey key) {
+        return 2.0 * key.dim("N") * key.dim("K") * outHeight(key) * outWidth(key) * key.dim("C") * key.dim("R") * key.dim("S");
+    }
+}
