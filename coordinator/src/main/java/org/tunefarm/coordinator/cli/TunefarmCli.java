@@ -1,5 +1,6 @@
 package org.tunefarm.coordinator.cli;
 
+import org.tunefarm.coordinator.replay.ReplayCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,10 +11,15 @@ import picocli.CommandLine.Command;
 public final class TunefarmCli implements Runnable {
 
     @Override public void run() {
-        new CommandLine(this).usage(System.out);
+        commandLine().usage(System.out);
+    }
+
+    /** The whole command tree; {@code replay} is added built, because its help footer lists the strategies. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new TunefarmCli()).addSubcommand("replay", ReplayCommand.commandLine());
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new TunefarmCli()).execute(args));
+        System.exit(commandLine().execute(args));
     }
 }
