@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code ./tunefarm} command line. {@code agent} is run by the launcher from the agent jar. */
 @Command(name = "tunefarm", mixinStandardHelpOptions = true, version = "tunefarm 0.1.0",
         description = "A distributed kernel-autotuning farm.",
-        subcommands = {DemoCommand.class, CoordinatorCommand.class, SweepCommand.class, TableCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, CoordinatorCommand.class, SweepCommand.class, TableCommand.class})
 public final class TunefarmCli implements Runnable {
 
     @Override public void run() {
@@ -16,7 +16,9 @@ public final class TunefarmCli implements Runnable {
 
     /** The whole command tree; {@code replay} is added built, because its help footer lists the strategies. */
     public static CommandLine commandLine() {
-        return new CommandLine(new TunefarmCli()).addSubcommand("replay", ReplayCommand.commandLine());
+        return new CommandLine(new TunefarmCli())
+                .addSubcommand("replay", ReplayCommand.commandLine())
+                .addSubcommand("help", new CommandLine.HelpCommand());
     }
 
     public static void main(String[] args) {
