@@ -46,6 +46,14 @@ class ReplaySpecTest {
         assertThrows(IllegalArgumentException.class, () -> s.space(new KernelKey(s.op(), Map.of("M", 4), "fp32"), 8));
     }
 
+    @Test void aSweepThatNarrowsNothingKeepsTheMembershipConstraintThatListsTheSpace() throws IOException {
+        Files.writeString(dir.resolve("narrow_GPU.json"), CACHE);
+        SearchSpace space = new ReplaySpec(dir.resolve("narrow_GPU.json")).recorded().space();
+        SearchSpace same = space.narrow(Map.of(), List.of());
+        assertSame(space, same);
+        assertTrue(same.constraints().get(0) instanceof MembershipConstraint);
+    }
+
     @Test void registeringTheSameFolderTwiceKeepsTheLoadedSpec() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("twice"));
         Files.writeString(folder.resolve("twice_GPU.json"), CACHE);
