@@ -1,5 +1,7 @@
 package org.tunefarm.agent;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,16 +12,23 @@ import java.util.Map;
  *
  * @param coordinators bridge addresses to try in turn, {@code host:port}
  * @param agentId      stable across restarts, so a rebooted board carries on as itself
+ * @param spaces       folder of Kernel Tuner cache files to serve as {@code replay.*} kernels; null for none
  */
-public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
+public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels, Path spaces) {
 
-    static final String USAGE = "usage: tunefarm agent --coordinator HOST:PORT[,HOST:PORT...] --token TOKEN [--id ID] [--label KEY=VALUE]...";
+    static final String USAGE = "usage: tunefarm agent --coordinator HOST:PORT[,HOST:PORT...] --token TOKEN [--id ID] [--label KEY=VALUE]... [--spaces DIR]";
+
+    /** Without replayed spaces. */
+    public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
+        this(coordinators, token, agentId, labels, null);
+    }
 
     public static AgentConfig parse(String[] args) {
         List<String> coordinators = new ArrayList<>();
         String token = System.getenv("TUNEFARM_TOKEN");
         String id = null;
         Map<String, String> labels = new LinkedHashMap<>();
+        Path spaces = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) throw new IllegalArgumentException(USAGE);
@@ -39,13 +48,17 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
                     if (eq <= 0) throw new IllegalArgumentException("--label: '" + v + "' is not KEY=VALUE");
                     labels.put(v.substring(0, eq), v.substring(eq + 1));
                 }
+                case "--spaces" -> {
+                    spaces = Path.of(v).toAbsolutePath().normalize();
+                    if (!Files.isDirectory(spaces)) throw new IllegalArgumentException("--spaces: " + v + " is not a folder");
+                }
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
         }
         if (coordinators.isEmpty()) throw new IllegalArgumentException("--coordinator is required\n" + USAGE);
         if (token == null || token.isEmpty()) throw new IllegalArgumentException("--token (or TUNEFARM_TOKEN) is required\n" + USAGE);
         if (id == null) id = defaultId();
-        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels));
+        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), spaces);
     }
 
     /** Host name: stable across restarts of the same board. */

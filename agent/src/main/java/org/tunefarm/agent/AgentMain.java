@@ -8,15 +8,20 @@ import org.tunefarm.agent.device.ProfileReader;
 import org.tunefarm.agent.harness.Batch;
 import org.tunefarm.agent.harness.BatchCandidate;
 import org.tunefarm.agent.harness.BatchRunner;
+import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.replay.ReplayFamily;
 import org.tunefarm.agent.sensors.Sensors;
 import org.tunefarm.agent.worker.WorkerCommand;
 import org.tunefarm.device.DeviceProfile;
+import org.tunefarm.replay.ReplaySpaces;
+import org.tunefarm.replay.ReplaySpec;
 
 /**
  * {@code tunefarm agent}: reads this device's profile once, then serves the farm until killed.
- * Built-in kernels run in a worker JVM per lease, started from this agent's own jar.
+ * Built-in kernels run in a worker JVM per lease, started from this agent's own jar; replayed
+ * spaces ({@code --spaces}) are answered from their recordings in this JVM.
  */
 public final class AgentMain {
     private static final Logger LOG = Logger.getLogger(AgentMain.class.getName());
@@ -32,12 +37,23 @@ public final class AgentMain {
             System.exit(2);
             return;
         }
+        WorkerCommand workerCommand = WorkerCommand.current();
+        if (config.spaces() != null) {
+            List<ReplayFamily> replayed = ReplayFamily.register(config.spaces());
+            // Read every recording now, not while a lease's deadline runs.
+            for (ReplayFamily f : replayed) f.spec().recorded();
+            LOG.info(() -> "replaying " + replayed.stream().map(f -> f.spec().op()).toList() + " from " + config.spaces());
+            workerCommand = workerCommand.withJvmArgs("-D" + ReplaySpaces.PROPERTY + "=" + config.spaces());
+        }
         DeviceProfile profile = ProfileReader.read(config.labels());
         Sensors sensors = Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
         List<String> families = KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList();
         LOG.info(() -> "agent " + config.agentId() + " on " + profile.cpuModel() + " (device class " + profile.deviceClass() + "), families " + families);
-        BatchRunner runner = new BatchRunner(WorkerCommand.current()::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
-        LeaseRunner leases = (lease, each) -> runner.run(new Batch(lease.sweepId(), lease.key(),
+        BatchRunner measured = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
+        // A replayed candidate runs no code, so there is nothing for a worker JVM to contain; a
+        // fresh worker per lease would only re-read the cache file (seconds for a large one).
+        BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
+        LeaseRunner leases = (lease, each) -> (lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : measured).run(new Batch(lease.sweepId(), lease.key(),
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure()), each);
         Agent agent = new Agent(config, profile, families, leases, sensors::read);
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));

@@ -243,6 +243,9 @@ public final class SearchSpace {
      * @throws IllegalArgumentException naming the parameter, for an unknown name or a value outside its domain
      */
     public SearchSpace narrow(Map<String, List<Object>> domains, List<String> extraConstraints) {
+        // Nothing to narrow: the same space, so a replayed space keeps its membership constraint
+        // as such (strategies list a replayed space's points from it instead of sampling blindly).
+        if (domains.isEmpty() && extraConstraints.isEmpty()) return this;
         for (String k : domains.keySet()) {
             if (!positions.containsKey(k)) throw new IllegalArgumentException("space." + k + ": unknown parameter");
         }

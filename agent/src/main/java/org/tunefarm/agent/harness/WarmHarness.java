@@ -10,7 +10,10 @@ import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Stats;
 import org.tunefarm.measure.Status;
 
-/** The harness: verify, calibrate, warm up until steady, sample. Timed by an injectable clock. */
+/**
+ * The harness: verify, calibrate, warm up until steady, sample. Timed by an injectable clock.
+ * A {@link RecordedCandidate} is the exception: its recorded outcome is returned untouched.
+ */
 final class WarmHarness implements Harness {
 
     /** The harness gives up at this share of the timeout, so it answers before the supervisor kills it. */
@@ -46,6 +49,7 @@ final class WarmHarness implements Harness {
             return CandidateOutcome.failed(Status.CRASH, CandidateOutcome.describe(t));
         }
         try (candidate) {
+            if (candidate instanceof RecordedCandidate r) return r.recorded();
             return new Run(candidate, workload.errorBound(), settings, start).measure();
         } catch (Throwable t) {
             // close() threw after a complete measurement; the kernel still misbehaved.

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import org.tunefarm.agent.harness.FamilyLookup;
 import org.tunefarm.agent.harness.Harness;
 import org.tunefarm.agent.kernels.KernelFamilies;
+import org.tunefarm.agent.kernels.replay.ReplayFamily;
 
 /**
  * Entry point of the worker process: JSON-lines requests on stdin, responses on stdout. Stdout
@@ -20,6 +21,8 @@ public final class WorkerMain {
     public static void main(String[] args) throws Exception {
         PrintStream protocol = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err);
+        // The agent passes its --spaces folder on as a system property, so a worker knows the same replay.* kernels.
+        ReplayFamily.registerFromSystemProperty();
         FamilyLookup families = FamilyLookup.fromSystemProperty().or(KernelFamilies::get);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         new WorkerLoop(families, Harness.create()).serve(in, protocol);

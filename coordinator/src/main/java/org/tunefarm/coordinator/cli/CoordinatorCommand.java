@@ -5,6 +5,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.tunefarm.coordinator.Coordinator;
 import org.tunefarm.coordinator.CoordinatorConfig;
+import org.tunefarm.replay.ReplaySpaces;
+import org.tunefarm.replay.ReplaySpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -33,7 +35,17 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Option(names = "--quorum", description = "Members a coordinator must see to dispatch (default 1; 2 with 3 coordinators).")
     Integer quorum;
 
+    @Option(names = "--spaces", paramLabel = "DIR",
+            description = "Folder of Kernel Tuner cache files to offer as replay.<file stem> kernels (agents need the same --spaces).")
+    Path spaces;
+
     @Override public Integer call() throws Exception {
+        if (spaces != null) {
+            // Read each recording now: sweep validation runs on the event loop and must not wait on a parse.
+            for (ReplaySpec s : ReplaySpaces.register(spaces)) {
+                System.out.printf("tunefarm coordinator: %s = %s%n", s.op(), s.recorded());
+            }
+        }
         CoordinatorConfig c = config != null ? CoordinatorConfig.load(config) : CoordinatorConfig.defaults();
         if (data != null) c = c.withDataDir(data);
         if (httpPort != null || bridgePort != null) c = c.withPorts(httpPort != null ? httpPort : c.httpPort(), bridgePort != null ? bridgePort : c.bridgePort());
