@@ -9,6 +9,7 @@ package org.tunefarm.agent.kernels.gemm;
 public final class PackedGemm {
 
     private final BlockedVectorGemm gemm;
+    private final int k;
 
     /**
      * C = A·B for row-major A (m x k) and B (k x n); tiles and micro-tile as in the gemm space
@@ -17,12 +18,13 @@ public final class PackedGemm {
     public PackedGemm(float[] a, float[] b, int m, int n, int k, int tileM, int tileN, int tileK,
                       int microRows, int microVecs, boolean packA, boolean packB) {
         if (a.length < (long) m * k || b.length < (long) k * n) throw new IllegalArgumentException("A or B is smaller than " + m + "x" + k + " and " + k + "x" + n);
+        this.k = k;
         gemm = new BlockedVectorGemm(a, b, m, n, k, new GemmConfig("vector", "ikj", tileM, tileN, tileK, microRows, microVecs, packA, packB, 1));
     }
 
     /** Overwrites C[m0:m1, n0:n1] (row-major, n columns) with the same block of A·B. */
     public void multiply(float[] c, int m0, int m1, int n0, int n1) {
-        gemm.compute(c, m0, m1, n0, n1);
+        gemm.compute(c, m0, m1, n0, n1, 0, k);
     }
 
     /** Floats per vector of the species the micro-kernels use. */
