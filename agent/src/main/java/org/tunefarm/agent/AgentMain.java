@@ -2,6 +2,7 @@ package org.tunefarm.agent;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 import org.tunefarm.agent.device.ProfileReader;
@@ -10,13 +11,15 @@ import org.tunefarm.agent.harness.BatchCandidate;
 import org.tunefarm.agent.harness.BatchRunner;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.command.CommandKernels;
 import org.tunefarm.agent.sensors.Sensors;
 import org.tunefarm.agent.worker.WorkerCommand;
 import org.tunefarm.device.DeviceProfile;
 
 /**
  * {@code tunefarm agent}: reads this device's profile once, then serves the farm until killed.
- * Built-in kernels run in a worker JVM per lease, started from this agent's own jar.
+ * Built-in kernels run in a worker JVM per lease, started from this agent's own jar; command
+ * kernels of its config are built and run from the agent itself.
  */
 public final class AgentMain {
     private static final Logger LOG = Logger.getLogger(AgentMain.class.getName());
@@ -34,12 +37,16 @@ public final class AgentMain {
         }
         DeviceProfile profile = ProfileReader.read(config.labels());
         Sensors sensors = Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
-        List<String> families = KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList();
+        CommandKernels commands = new CommandKernels(config.commandKernels());
+        List<String> families = new ArrayList<>(KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList());
+        families.addAll(commands.names());
         LOG.info(() -> "agent " + config.agentId() + " on " + profile.cpuModel() + " (device class " + profile.deviceClass() + "), families " + families);
-        BatchRunner runner = new BatchRunner(WorkerCommand.current()::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
-        LeaseRunner leases = (lease, each) -> runner.run(new Batch(lease.sweepId(), lease.key(),
+        // One seam, two kinds of worker: built-in families in a worker JVM, command kernels from here.
+        BatchRunner inJvm = new BatchRunner(WorkerCommand.current()::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
+        BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
+        LeaseRunner leases = (lease, each) -> (commands.has(lease.key().op()) ? byCommand : inJvm).run(new Batch(lease.sweepId(), lease.key(),
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure()), each);
-        Agent agent = new Agent(config, profile, families, leases, sensors::read);
+        Agent agent = new Agent(config, profile, List.copyOf(families), commands.declarations(), leases, sensors::read);
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));
         agent.run();
     }
