@@ -58,7 +58,14 @@ class CommandKernelFarmTest {
                     buildTimeoutMs: 60000
                     runTimeoutMs: 30000
                 """);
-        CoordinatorConfig cc = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(TOKEN, "");
+        // A cluster of its own: other coordinators on this machine (other test runs) must not share its maps.
+        Path hazelcast = data.resolve("hazelcast.yaml");
+        try (var in = Coordinator.class.getResourceAsStream("/hazelcast-default.yaml")) {
+            Files.writeString(hazelcast, new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("cluster-name: tunefarm", "cluster-name: tunefarm-command-it-" + java.util.UUID.randomUUID()));
+        }
+        CoordinatorConfig cc = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(TOKEN, "")
+                .withHazelcast(hazelcast);
         coordinator = new Coordinator(cc).start();
         agent = AgentProcess.start("c-board", List.of("127.0.0.1:" + cc.bridgePort()), TOKEN, data.resolve("agent.log"),
                 List.of("--config", config.toString()));
