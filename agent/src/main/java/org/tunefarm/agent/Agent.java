@@ -12,6 +12,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.agent.link.BridgeClient;
 import org.tunefarm.device.DeviceProfile;
+import org.tunefarm.kernel.CommandKernelDeclaration;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.SensorReading;
 import org.tunefarm.protocol.Ack;
@@ -37,16 +38,23 @@ public final class Agent {
     private final AgentConfig config;
     private final DeviceProfile profile;
     private final List<String> families;
+    private final List<CommandKernelDeclaration> commandKernels;
     private final LeaseRunner runner;
     private final Supplier<SensorReading> sensors;
     private final Vertx vertx = Vertx.vertx();
     private volatile String currentLease;
     private volatile boolean stopping;
 
-    public Agent(AgentConfig config, DeviceProfile profile, List<String> families, LeaseRunner runner, Supplier<SensorReading> sensors) {
+    /**
+     * @param families       every operation it runs, built-in families and command kernels alike
+     * @param commandKernels the declarations of its command kernels, advertised at registration
+     */
+    public Agent(AgentConfig config, DeviceProfile profile, List<String> families, List<CommandKernelDeclaration> commandKernels,
+                 LeaseRunner runner, Supplier<SensorReading> sensors) {
         this.config = config;
         this.profile = profile;
         this.families = families;
+        this.commandKernels = commandKernels;
         this.runner = runner;
         this.sensors = sensors;
     }
@@ -61,7 +69,7 @@ public final class Agent {
             try {
                 String[] hp = target.split(":");
                 await(link.connect(hp[0], Integer.parseInt(hp[1]), 5_000));
-                Registered reg = Protocol.read(await(link.request(Protocol.REGISTER, new Register(config.agentId(), profile, families), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
+                Registered reg = Protocol.read(await(link.request(Protocol.REGISTER, new Register(config.agentId(), profile, families, commandKernels), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
                 LOG.info(() -> "registered with " + target + " as " + reg.agentId() + " in device class " + reg.deviceClass());
                 backoff = 250;
                 work(link, reg);

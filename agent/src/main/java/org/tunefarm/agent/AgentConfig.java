@@ -1,45 +1,78 @@
 package org.tunefarm.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.tunefarm.agent.kernels.command.CommandKernel;
+import org.tunefarm.agent.kernels.command.CommandKernelReader;
 
 /**
- * An agent's settings, from its command line.
+ * An agent's settings: from its config file ({@code --config}, YAML or JSON, see
+ * {@code configs/agent.yaml}), then its command line, whose flags win.
  *
- * @param coordinators bridge addresses to try in turn, {@code host:port}
- * @param agentId      stable across restarts, so a rebooted board carries on as itself
- * @param spaces       folder of Kernel Tuner cache files to serve as {@code replay.*} kernels; null for none
+ * @param coordinators   bridge addresses to try in turn, {@code host:port}
+ * @param agentId        stable across restarts, so a rebooted board carries on as itself
+ * @param commandKernels kernels this board builds and runs itself; only the config file declares them
+ * @param spaces         folder of Kernel Tuner cache files to serve as {@code replay.*} kernels; null for none
  */
-public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels, Path spaces) {
+public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels,
+                          List<CommandKernel> commandKernels, Path spaces) {
 
-    static final String USAGE = "usage: tunefarm agent --coordinator HOST:PORT[,HOST:PORT...] --token TOKEN [--id ID] [--label KEY=VALUE]... [--spaces DIR]";
-
-    /** Without replayed spaces. */
+    /** Without command kernels or replayed spaces. */
     public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
-        this(coordinators, token, agentId, labels, null);
+        this(coordinators, token, agentId, labels, List.of(), null);
     }
+
+    static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] --token TOKEN [--id ID] [--label KEY=VALUE]... [--spaces DIR]";
+    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "id", "labels", "commandKernels");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public static AgentConfig parse(String[] args) {
         List<String> coordinators = new ArrayList<>();
         String token = System.getenv("TUNEFARM_TOKEN");
         String id = null;
         Map<String, String> labels = new LinkedHashMap<>();
+        List<CommandKernel> kernels = List.of();
         Path spaces = null;
+        // The file first, wherever --config stands, so every flag overrides it.
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (!args[i].equals("--config")) continue;
+            Path file = Path.of(args[i + 1]);
+            JsonNode root = load(file);
+            for (var it = root.fieldNames(); it.hasNext(); ) {
+                String f = it.next();
+                if (!FILE_FIELDS.contains(f)) throw new IllegalArgumentException(file + ": " + f + ": unknown field (known: " + new TreeSet<>(FILE_FIELDS) + ")");
+            }
+            for (JsonNode c : root.path("coordinators")) coordinators.add(address(c.asText(), file + ": coordinators"));
+            if (root.hasNonNull("token") && !root.get("token").asText().isEmpty()) token = root.get("token").asText();
+            if (root.hasNonNull("id") && !root.get("id").asText().isBlank()) id = root.get("id").asText();
+            root.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+            Path base = file.toAbsolutePath().getParent();
+            try {
+                kernels = CommandKernelReader.read(root.get("commandKernels"), base);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + ": " + e.getMessage());
+            }
+        }
+        List<String> flagCoordinators = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) throw new IllegalArgumentException(USAGE);
             if (i + 1 >= args.length) throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
             String v = args[++i];
             switch (a) {
+                case "--config" -> { } // read above
                 case "--coordinator" -> {
-                    for (String c : v.split(",")) {
-                        if (!c.matches("[^:]+:\\d{1,5}")) throw new IllegalArgumentException("--coordinator: '" + c + "' is not HOST:PORT");
-                        coordinators.add(c.trim());
-                    }
+                    for (String c : v.split(",")) flagCoordinators.add(address(c.trim(), "--coordinator"));
                 }
                 case "--token" -> token = v;
                 case "--id" -> id = v;
@@ -55,10 +88,27 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
         }
+        if (!flagCoordinators.isEmpty()) coordinators = flagCoordinators;
         if (coordinators.isEmpty()) throw new IllegalArgumentException("--coordinator is required\n" + USAGE);
         if (token == null || token.isEmpty()) throw new IllegalArgumentException("--token (or TUNEFARM_TOKEN) is required\n" + USAGE);
         if (id == null) id = defaultId();
-        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), spaces);
+        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces);
+    }
+
+    private static JsonNode load(Path file) {
+        try {
+            JsonNode root = YAML.readTree(Files.readString(file));
+            if (root == null || root.isNull() || root.isMissingNode()) return YAML.createObjectNode();
+            if (!root.isObject()) throw new IllegalArgumentException(file + ": must be a mapping of settings");
+            return root;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--config: cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static String address(String c, String field) {
+        if (!c.matches("[^:]+:\\d{1,5}")) throw new IllegalArgumentException(field + ": '" + c + "' is not HOST:PORT");
+        return c;
     }
 
     /** Host name: stable across restarts of the same board. */

@@ -2,6 +2,7 @@ package org.tunefarm.agent;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 import org.tunefarm.agent.device.ProfileReader;
@@ -11,6 +12,7 @@ import org.tunefarm.agent.harness.BatchRunner;
 import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.command.CommandKernels;
 import org.tunefarm.agent.kernels.replay.ReplayFamily;
 import org.tunefarm.agent.sensors.Sensors;
 import org.tunefarm.agent.worker.WorkerCommand;
@@ -20,8 +22,9 @@ import org.tunefarm.replay.ReplaySpec;
 
 /**
  * {@code tunefarm agent}: reads this device's profile once, then serves the farm until killed.
- * Built-in kernels run in a worker JVM per lease, started from this agent's own jar; replayed
- * spaces ({@code --spaces}) are answered from their recordings in this JVM.
+ * Built-in kernels run in a worker JVM per lease, started from this agent's own jar; command
+ * kernels of its config are built and run from the agent itself; replayed spaces
+ * ({@code --spaces}) are answered from their recordings in this JVM.
  */
 public final class AgentMain {
     private static final Logger LOG = Logger.getLogger(AgentMain.class.getName());
@@ -47,15 +50,20 @@ public final class AgentMain {
         }
         DeviceProfile profile = ProfileReader.read(config.labels());
         Sensors sensors = Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
-        List<String> families = KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList();
+        CommandKernels commands = new CommandKernels(config.commandKernels());
+        List<String> families = new ArrayList<>(KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList());
+        families.addAll(commands.names());
         LOG.info(() -> "agent " + config.agentId() + " on " + profile.cpuModel() + " (device class " + profile.deviceClass() + "), families " + families);
-        BatchRunner measured = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
-        // A replayed candidate runs no code, so there is nothing for a worker JVM to contain; a
-        // fresh worker per lease would only re-read the cache file (seconds for a large one).
+        // One seam, three kinds of worker: built-in families in a worker JVM, command kernels from
+        // here, and replayed candidates in process (they run no code, so there is nothing to contain,
+        // and a fresh worker per lease would only re-read the cache file).
+        BatchRunner inJvm = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
+        BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
         BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
-        LeaseRunner leases = (lease, each) -> (lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : measured).run(new Batch(lease.sweepId(), lease.key(),
+        LeaseRunner leases = (lease, each) -> (commands.has(lease.key().op()) ? byCommand
+                : lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : inJvm).run(new Batch(lease.sweepId(), lease.key(),
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure()), each);
-        Agent agent = new Agent(config, profile, families, leases, sensors::read);
+        Agent agent = new Agent(config, profile, List.copyOf(families), commands.declarations(), leases, sensors::read);
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));
         agent.run();
     }

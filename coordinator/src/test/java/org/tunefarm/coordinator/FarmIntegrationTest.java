@@ -83,7 +83,7 @@ class FarmIntegrationTest {
         String id = submit("""
                 name: sleep-it
                 kernel: sleep
-                shapes: [{unitUs: 200}]
+                shapes: [{unitUs: 1000}]
                 space: {a: [3, 4, 5, 6], b: [10, 11, 12], mode: [slow, fast]}
                 strategy: {name: exhaustive, budget: 0}
                 measure: {minSamples: 3, minSampleMs: 2, maxWarmupMs: 20, timeoutMs: 10000}
@@ -107,7 +107,7 @@ class FarmIntegrationTest {
         assertEquals(2, agents.size(), "both agents took leases");
 
         JsonNode entry = get("/api/table?op=sleep").path("entries").get(0);
-        KernelKey key = new KernelKey("sleep", Map.of("unitUs", 200), "fp32");
+        KernelKey key = new KernelKey("sleep", Map.of("unitUs", 1000), "fp32");
         assertEquals(SleepSpec.OPTIMUM, Protocol.JSON.convertValue(entry.path("params"), Map.class));
         double expectedNs = SleepSpec.sleepMicros(key, SleepSpec.OPTIMUM) * 1000.0;
         assertTrue(entry.path("stats").path("medianNs").asDouble() >= expectedNs, entry.toString());

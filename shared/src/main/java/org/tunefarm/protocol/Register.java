@@ -2,15 +2,28 @@ package org.tunefarm.protocol;
 
 import java.util.List;
 import org.tunefarm.device.DeviceProfile;
+import org.tunefarm.kernel.CommandKernelDeclaration;
 
 /**
  * An agent introduces itself. {@code agentId} is chosen by the agent and kept across its
  * restarts, so a rebooted board carries on as itself.
  *
- * @param families kernel operations this agent can run
+ * @param families       kernel operations this agent can run, command kernels included
+ * @param commandKernels the declarations of the command kernels in its config; optional (agents
+ *                       before command kernels omit it), so the protocol version stays 1
  */
-public record Register(int v, String agentId, DeviceProfile profile, List<String> families) {
+public record Register(int v, String agentId, DeviceProfile profile, List<String> families,
+                       List<CommandKernelDeclaration> commandKernels) {
+
+    public Register {
+        commandKernels = commandKernels == null ? List.of() : List.copyOf(commandKernels);
+    }
+
     public Register(String agentId, DeviceProfile profile, List<String> families) {
-        this(Protocol.VERSION, agentId, profile, families);
+        this(Protocol.VERSION, agentId, profile, families, List.of());
+    }
+
+    public Register(String agentId, DeviceProfile profile, List<String> families, List<CommandKernelDeclaration> commandKernels) {
+        this(Protocol.VERSION, agentId, profile, families, commandKernels);
     }
 }

@@ -45,6 +45,17 @@ final class Parser {
         return root;
     }
 
+    /** Parses the whole text as one integer expression (a formula such as {@code 2*M*N*K}). */
+    Expr parseInteger() {
+        Token first = current;
+        Expr root = or();
+        if (current.kind() != Kind.END) throw error("unexpected " + current.describe(), current);
+        if (root.type() != Type.INT) {
+            throw error("a formula must be an integer expression, but this one is " + name(root.type()), first);
+        }
+        return root;
+    }
+
     private Expr or() {
         Expr left = and();
         while (current.kind() == Kind.OR) {

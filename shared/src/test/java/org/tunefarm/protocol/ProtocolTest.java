@@ -43,6 +43,7 @@ class ProtocolTest {
     static Stream<Arguments> messages() {
         return Stream.of(
                 Arguments.of(new Register("agent-1", PROFILE, List.of("gemm", "sleep"))),
+                Arguments.of(new Register("agent-1", PROFILE, List.of("gemm", "sleep", "c_sgemm"), List.of(org.tunefarm.kernel.CommandKernelSpecTest.SGEMM))),
                 Arguments.of(new Registered("agent-1", "zen4-16c-jdk25", 1000)),
                 Arguments.of(new Heartbeat("agent-1", "lease-1", new SensorReading(55.0, null, 3.25))),
                 Arguments.of(new Heartbeat("agent-1", null, SensorReading.NONE)),
@@ -52,6 +53,15 @@ class ProtocolTest {
                 Arguments.of(new Report("agent-1", "lease-1", List.of(measurement(-1, Status.OK), measurement(187, Status.TIMEOUT)), true)),
                 Arguments.of(Ack.ok(2)),
                 Arguments.of(Ack.refused("leaseId: unknown lease x")));
+    }
+
+    @Test
+    void aRegisterFromAnAgentBeforeCommandKernelsStillReads() {
+        ObjectNode n = Protocol.JSON.valueToTree(new Register("agent-1", PROFILE, List.of("gemm")));
+        n.remove("commandKernels");
+        Register r = Protocol.read(n.toString(), Register.class);
+        assertEquals(List.of(), r.commandKernels());
+        assertEquals(1, r.v());
     }
 
     @ParameterizedTest

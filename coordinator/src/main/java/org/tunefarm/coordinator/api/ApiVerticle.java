@@ -11,14 +11,18 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.lease.AgentInfo;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.sweep.SpecException;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.coordinator.sweep.SweepSpecReader;
 import org.tunefarm.coordinator.table.TableService;
+import org.tunefarm.kernel.KernelCatalog;
 import org.tunefarm.protocol.Protocol;
 import org.tunefarm.table.BestKernelTable;
 import org.tunefarm.table.TableEntry;
@@ -95,13 +99,40 @@ public final class ApiVerticle extends VerticleBase {
                 return;
             }
         }
-        SweepSpec spec;
-        try {
-            spec = SweepSpecReader.read(ctx.body().asString(StandardCharsets.UTF_8.name()));
-        } catch (SpecException e) {
-            error(ctx, 400, e.field(), e.getMessage());
-            return;
-        }
+        String body = ctx.body().asString(StandardCharsets.UTF_8.name());
+        kernels().onSuccess(kernels -> {
+            SweepSpec spec;
+            try {
+                spec = SweepSpecReader.read(body, kernels);
+            } catch (SpecException e) {
+                error(ctx, 400, e.field(), e.getMessage());
+                return;
+            }
+            hand(ctx, spec);
+        }).onFailure(ctx::fail);
+    }
+
+    /**
+     * The kernels a sweep may name now: the built-in families, then the command kernels declared
+     * by live agents of the whole farm (the agents map), the earliest registration first.
+     */
+    private Future<KernelCatalog> kernels() {
+        return vertx.sharedData().<String, String>getAsyncMap(FarmVerticle.AGENTS_MAP).compose(AsyncMap::values).map(vs -> {
+            List<AgentInfo> agents = new ArrayList<>();
+            for (String v : vs) {
+                try {
+                    AgentInfo a = Protocol.JSON.readValue(v, AgentInfo.class);
+                    if (a.alive()) agents.add(a);
+                } catch (java.io.IOException e) {
+                    LOG.log(Level.WARNING, "unreadable agent entry in the cluster map", e);
+                }
+            }
+            agents.sort(Comparator.comparingLong(AgentInfo::registeredAt).thenComparing(AgentInfo::agentId));
+            return KernelCatalog.of(agents.stream().flatMap(a -> a.commandKernels().stream()).toList());
+        });
+    }
+
+    private void hand(RoutingContext ctx, SweepSpec spec) {
         vertx.eventBus().<JsonObject>request(FarmVerticle.SUBMIT, new JsonObject(Protocol.write(spec))).onSuccess(reply -> {
             ctx.response().setStatusCode(201).putHeader("Location", "/api/sweeps/" + reply.body().getString("id"));
             ctx.json(reply.body());
@@ -112,17 +143,19 @@ public final class ApiVerticle extends VerticleBase {
         String deviceClass = ctx.queryParams().get("deviceClass");
         String op = ctx.queryParams().get("op");
         String shape = ctx.queryParams().get("shape");
-        new TableService(vertx).cluster().onSuccess(t -> {
+        Future.all(new TableService(vertx).cluster(), kernels()).onSuccess(both -> {
+            BestKernelTable t = both.resultAt(0);
+            KernelCatalog kernels = both.resultAt(1);
             List<TableEntry> es = t.entries(e -> (deviceClass == null || e.deviceClass().equals(deviceClass))
                     && (op == null || e.kernel().op().equals(op))
-                    && (shape == null || shapeMatches(e, shape)));
+                    && (shape == null || shapeMatches(e, shape, kernels)));
             ctx.response().putHeader("Content-Type", "application/json");
             ctx.end(Protocol.write(java.util.Map.of("schema", BestKernelTable.SCHEMA, "entries", es)));
         }).onFailure(ctx::fail);
     }
 
     /** A shape filter is written as {@code 512x512x512} (family order) or {@code M=512,N=512,K=512}. */
-    private static boolean shapeMatches(TableEntry e, String shape) {
+    private static boolean shapeMatches(TableEntry e, String shape, KernelCatalog kernels) {
         if (shape.contains("=")) {
             for (String part : shape.split(",")) {
                 String[] kv = part.split("=", 2);
@@ -130,7 +163,7 @@ public final class ApiVerticle extends VerticleBase {
             }
             return true;
         }
-        var spec = org.tunefarm.kernel.KernelSpecs.all().stream().filter(s -> s.op().equals(e.kernel().op())).findFirst();
+        var spec = kernels.find(e.kernel().op());
         return spec.isPresent() && e.kernel().shapeText(spec.get().dimensions()).equals(shape);
     }
 

@@ -94,12 +94,13 @@ public final class Dispatcher {
         if (r.agentId() == null || !r.agentId().matches("[A-Za-z0-9._:-]{1,100}")) throw new ProtocolException("agentId: must be 1-100 characters of [A-Za-z0-9._:-]");
         if (r.profile() == null) throw new ProtocolException("profile: is required");
         if (r.families() == null || r.families().isEmpty()) throw new ProtocolException("families: at least one kernel family is required");
+        List<String> families = CommandKernelCheck.check(r, agents.values());
         long now = clock.getAsLong();
         AgentInfo old = agents.get(r.agentId());
         if (old != null && old.leaseId() != null) release(old.leaseId()); // it restarted: what it held is lost
         String deviceClass = r.profile().deviceClass();
-        AgentInfo a = new AgentInfo(r.agentId(), deviceClass, r.profile(), List.copyOf(r.families()), now, now, null, null, true,
-                old != null ? old.measured() : 0);
+        AgentInfo a = new AgentInfo(r.agentId(), deviceClass, r.profile(), List.copyOf(families), now, now, null, null, true,
+                old != null ? old.measured() : 0, r.commandKernels());
         agents.put(a.agentId(), a);
         listener.agentChanged(a);
         return new Registered(a.agentId(), deviceClass, heartbeatMs);
@@ -119,7 +120,7 @@ public final class Dispatcher {
         a = agents.get(agentId).seen(now, null, null);
         agents.put(agentId, a);
         for (SweepRun s : sweeps.values()) {
-            if (!s.targets(a.deviceClass(), a.families()) || s.done(now)) continue;
+            if (!s.targets(a.deviceClass(), a.families(), a::commandKernel) || s.done(now)) continue;
             for (Search search : s.searches(a.deviceClass(), Math.max(1, a.profile().logicalCores()), now)) {
                 List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);
                 if (cs.isEmpty()) continue;

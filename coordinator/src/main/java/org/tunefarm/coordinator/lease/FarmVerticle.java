@@ -104,7 +104,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         List<TableEntry> changed = new ArrayList<>();
         records.replay(m -> {
             dispatcher.replay(m);
-            TableEntry e = table.fold(m);
+            TableEntry e = table.fold(m, flops(m));
             if (e != null) changed.add(e);
         });
         LOG.info(() -> "restored " + dispatcher.sweeps().size() + " sweeps and " + records.count() + " records");
@@ -136,7 +136,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             dispatcher.persisted(report, fresh);
             List<TableEntry> changed = new ArrayList<>();
             for (Measurement x : fresh) {
-                TableEntry e = table.fold(x);
+                TableEntry e = table.fold(x, flops(x));
                 if (e != null) changed.add(e);
             }
             // The records are durable, so the ack does not depend on the publish; waiting for it
@@ -183,6 +183,13 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             dispatcher.add(run);
             m.reply(new JsonObject().put("id", entry.id()));
         });
+    }
+
+    /** Work of one call of a record's kernel: from its sweep's family, which knows command kernels too. */
+    private double flops(Measurement m) {
+        SweepRun s = dispatcher.sweep(m.sweepId());
+        if (s != null) return s.family().flops(m.key());
+        return org.tunefarm.kernel.KernelCatalog.builtIn().find(m.key().op()).map(k -> k.flops(m.key())).orElse(0.0);
     }
 
     @Override public void agentChanged(AgentInfo agent) {

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import org.tunefarm.kernel.CommandKernelDeclaration;
+import org.tunefarm.kernel.CommandKernelSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpec;
 import org.tunefarm.kernel.KernelSpecs;
@@ -29,8 +32,13 @@ public final class SweepRun {
         this.id = id;
         this.spec = spec;
         this.createdAt = createdAt;
-        this.family = KernelSpecs.get(spec.kernel());
+        // A command kernel's declaration travels in the spec, so a restarted coordinator can resume
+        // the sweep (and price its records in GFLOP/s) before any agent has re-registered.
+        this.family = spec.command() != null ? new CommandKernelSpec(spec.command()) : KernelSpecs.get(spec.kernel());
     }
+
+    /** The kernel family the sweep tunes. */
+    public KernelSpec family() { return family; }
 
     public String id() { return id; }
 
@@ -38,9 +46,16 @@ public final class SweepRun {
 
     public long createdAt() { return createdAt; }
 
-    /** Whether agents of this class should work on this sweep. */
-    public boolean targets(String deviceClass, List<String> families) {
-        return families.contains(spec.kernel()) && (spec.deviceClasses().isEmpty() || spec.deviceClasses().contains(deviceClass));
+    /**
+     * Whether an agent of this class should work on this sweep: it runs the kernel, and for a
+     * command kernel it declares exactly the kernel the sweep was accepted for.
+     *
+     * @param declared the agent's declaration of a command kernel by name, or null
+     */
+    public boolean targets(String deviceClass, List<String> families, Function<String, CommandKernelDeclaration> declared) {
+        if (!families.contains(spec.kernel())) return false;
+        if (spec.command() != null && !spec.command().equals(declared.apply(spec.kernel()))) return false;
+        return spec.deviceClasses().isEmpty() || spec.deviceClasses().contains(deviceClass);
     }
 
     /** The searches for a device class, created on first use. */

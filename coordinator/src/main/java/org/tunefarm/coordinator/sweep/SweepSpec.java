@@ -2,6 +2,7 @@ package org.tunefarm.coordinator.sweep;
 
 import java.util.List;
 import java.util.Map;
+import org.tunefarm.kernel.CommandKernelDeclaration;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.MeasureSettings;
 
@@ -13,10 +14,18 @@ import org.tunefarm.measure.MeasureSettings;
  * @param constraints   extra constraint expressions over parameter names
  * @param deviceClasses device classes to tune for; empty means every class that has agents
  * @param batchSize     candidates per lease
+ * @param command       for a command kernel, the declaration the sweep was accepted against; null for a built-in family
  */
 public record SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes,
                         Map<String, List<Object>> space, List<String> constraints, StrategySpec strategy,
-                        MeasureSettings measure, List<String> deviceClasses, int batchSize) {
+                        MeasureSettings measure, List<String> deviceClasses, int batchSize, CommandKernelDeclaration command) {
+
+    /** A sweep of a built-in family. */
+    public SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes,
+                     Map<String, List<Object>> space, List<String> constraints, StrategySpec strategy,
+                     MeasureSettings measure, List<String> deviceClasses, int batchSize) {
+        this(name, kernel, dtype, shapes, space, constraints, strategy, measure, deviceClasses, batchSize, null);
+    }
 
     /**
      * @param name    strategy name as registered

@@ -15,7 +15,9 @@ import java.util.Set;
 import org.tunefarm.coordinator.strategy.Strategies;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpec;
-import org.tunefarm.kernel.KernelSpecs;
+import org.tunefarm.kernel.CommandKernelDeclaration;
+import org.tunefarm.kernel.CommandKernelSpec;
+import org.tunefarm.kernel.KernelCatalog;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.space.SearchSpace;
 
@@ -37,8 +39,16 @@ public final class SweepSpecReader {
 
     private SweepSpecReader() {}
 
-    /** Parses YAML (a superset of JSON) or JSON text. */
+    /** Parses YAML (a superset of JSON) or JSON text, for a built-in kernel family. */
     public static SweepSpec read(String text) {
+        return read(text, KernelCatalog.builtIn());
+    }
+
+    /**
+     * Parses YAML or JSON text against the kernels the farm can tune now: the built-in families
+     * and the command kernels that registered agents advertise.
+     */
+    public static SweepSpec read(String text, KernelCatalog kernels) {
         if (text == null || text.isBlank()) throw new SpecException("body", "the sweep spec is empty");
         if (text.length() > MAX_BYTES) throw new SpecException("body", "the sweep spec is over " + MAX_BYTES + " bytes");
         JsonNode root;
@@ -51,15 +61,19 @@ public final class SweepSpecReader {
         } catch (RuntimeException e) {
             throw new SpecException("body", "not valid JSON or YAML: " + e.getMessage());
         }
-        return from(root);
+        return from(root, kernels);
     }
 
     public static SweepSpec from(JsonNode root) {
-        return from(root, WorkloadCatalog.standard());
+        return from(root, KernelCatalog.builtIn(), WorkloadCatalog.standard());
     }
 
-    /** Reads a spec whose {@code workload}, if any, is looked up in {@code catalog}. */
-    public static SweepSpec from(JsonNode root, WorkloadCatalog catalog) {
+    public static SweepSpec from(JsonNode root, KernelCatalog kernels) {
+        return from(root, kernels, WorkloadCatalog.standard());
+    }
+
+    /** Reads a spec whose kernel is looked up in {@code kernels} and {@code workload}, if any, in {@code catalog}. */
+    public static SweepSpec from(JsonNode root, KernelCatalog kernels, WorkloadCatalog catalog) {
         if (root == null || !root.isObject()) throw new SpecException("body", "the sweep spec must be an object");
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String f = it.next();
@@ -72,12 +86,9 @@ public final class SweepSpecReader {
             throw new SpecException("kernel", workload == null ? "is required"
                     : "is required: workload " + workload.name() + " has layers of " + workload.kernels());
         }
-        KernelSpec family;
-        try {
-            family = KernelSpecs.get(kernel);
-        } catch (IllegalArgumentException e) {
-            throw new SpecException("kernel", "unknown kernel '" + kernel + "' (known: " + KernelSpecs.all().stream().map(KernelSpec::op).toList() + ")");
-        }
+        String op = kernel;
+        KernelSpec family = kernels.find(op).orElseThrow(() -> new SpecException("kernel", "unknown kernel '" + op
+                + "' (known: " + kernels.ops() + "); a command kernel is known while a registered agent advertises it"));
         String name = text(root, "name", workload != null ? workload.name() + "-" + kernel : kernel + "-sweep");
         String dtype = text(root, "dtype", "fp32");
         List<Map<String, Integer>> shapes = workload != null ? WorkloadLayers.shapes(workload, kernel, root.get("layers"))
@@ -109,7 +120,8 @@ public final class SweepSpecReader {
         MeasureSettings measure = measure(root.get("measure"));
         List<String> classes = strings(root.get("deviceClasses"), "deviceClasses");
         int batchSize = integer(root, "batchSize", 8, 1, 1000);
-        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize);
+        CommandKernelDeclaration command = family instanceof CommandKernelSpec c ? c.declaration() : null;
+        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize, command);
     }
 
     /** The named catalog entry, or null when the spec lists its shapes. */

@@ -28,9 +28,17 @@ public final class TableService {
         this.vertx = vertx;
     }
 
-    /** Folds a record in locally; returns the slot's entry if it changed, else null. */
+    /** Folds a record of a built-in family in locally; returns the slot's entry if it changed, else null. */
     public TableEntry fold(Measurement m) {
-        TableEntry e = TableEntry.of(m, KernelSpecs.get(m.key().op()).flops(m.key()));
+        return fold(m, KernelSpecs.get(m.key().op()).flops(m.key()));
+    }
+
+    /**
+     * Folds a record in locally, with the work of one call (0: no GFLOP/s); returns the slot's
+     * entry if it changed, else null.
+     */
+    public TableEntry fold(Measurement m, double flops) {
+        TableEntry e = TableEntry.of(m, flops);
         if (e == null) return null;
         BestKernelTable next = table.with(e);
         TableEntry before = table.lookup(m.deviceClass(), m.key()).orElse(null);
