@@ -18,6 +18,8 @@ final class WarmHarness implements Harness {
     /** Warm-up is steady when this many consecutive samples agree. */
     static final int STEADY_WINDOW = 3;
     private static final int MAX_CALLS_PER_SAMPLE = 1 << 30;
+    /** Extra samples, as a share of minSamples, that may replace samples set aside as interference. */
+    static final double MAX_EXTRA_SHARE = 1.0;
 
     private final LongSupplier nanoTime;
     private final WorkloadCache workloads = new WorkloadCache();
@@ -91,6 +93,8 @@ final class WarmHarness implements Harness {
         }
 
         private CandidateOutcome timed() {
+            // The previous candidate's garbage is collected now, not during this one's samples.
+            System.gc();
             long warmupStart = nanoTime.getAsLong();
             // Calibrate: double the calls per sample until one sample lasts minSampleMs.
             int calls = 1;
@@ -117,12 +121,23 @@ final class WarmHarness implements Harness {
                 filled++;
                 if (filled >= STEADY_WINDOW && steady(window)) break;
             }
-            double[] samples = new double[settings.minSamples()];
-            for (int i = 0; i < samples.length; i++) {
-                if (overBudget()) return overBudget("sampling, " + i + " of " + samples.length + " samples", java.util.Arrays.copyOf(samples, i));
-                samples[i] = (double) block(calls) / calls;
+            return sample(calls);
+        }
+
+        /**
+         * Takes minSamples samples; for each one set aside as interference (another process's
+         * time slice), one more, up to {@link #MAX_EXTRA_SHARE} x minSamples extra, so a
+         * neighbour's burst costs time rather than evidence.
+         */
+        private CandidateOutcome sample(int calls) {
+            int min = settings.minSamples();
+            double[] samples = new double[min + (int) Math.ceil(min * MAX_EXTRA_SHARE)];
+            int taken = 0;
+            while (taken < min || (taken < samples.length && Stats.withoutInterference(java.util.Arrays.copyOf(samples, taken), calls).samples() < min)) {
+                if (overBudget()) return overBudget("sampling, " + taken + " of " + min + " samples", java.util.Arrays.copyOf(samples, taken));
+                samples[taken++] = (double) block(calls) / calls;
             }
-            return CandidateOutcome.ok(Stats.of(samples, calls), error);
+            return CandidateOutcome.ok(Stats.withoutInterference(java.util.Arrays.copyOf(samples, taken), calls), error);
         }
 
         private long block(int calls) {
