@@ -38,7 +38,8 @@ public final class AgentMain {
         LOG.info(() -> "agent " + config.agentId() + " on " + profile.cpuModel() + " (device class " + profile.deviceClass() + "), families " + families);
         BatchRunner runner = new BatchRunner(WorkerCommand.current()::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
         LeaseRunner leases = (lease, each) -> runner.run(new Batch(lease.sweepId(), lease.key(),
-                lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure()), each);
+                lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),
+                lease.round(), lease.fidelity()), each);
         Agent agent = new Agent(config, profile, families, leases, sensors::read);
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));
         agent.run();
