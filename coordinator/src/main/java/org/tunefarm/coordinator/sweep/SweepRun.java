@@ -50,7 +50,7 @@ public final class SweepRun {
                 SweepSpec.StrategySpec s = spec.strategy();
                 long seed = s.seed() * 31 + key.id().hashCode();
                 out.add(new Search(key, c, space, StrategyCatalog.create(s.name(), space, seed), family.defaultConfig(key, cores),
-                        s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000));
+                        s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, spec.fidelity().finalists()));
             }
             for (var m : backlog.getOrDefault(c, List.of())) {
                 for (Search x : out) if (x.key().equals(m.key())) x.recorded(m);

@@ -3,6 +3,7 @@ package org.tunefarm.coordinator.sweep;
 import java.util.List;
 import java.util.Map;
 import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
 
 /**
@@ -13,10 +14,20 @@ import org.tunefarm.measure.MeasureSettings;
  * @param constraints   extra constraint expressions over parameter names
  * @param deviceClasses device classes to tune for; empty means every class that has agents
  * @param batchSize     candidates per lease
+ * @param fidelity      noise guards: CV retakes and finalists (the measure section's maxCv, maxRetakes, finalists)
  */
 public record SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes,
                         Map<String, List<Object>> space, List<String> constraints, StrategySpec strategy,
-                        MeasureSettings measure, List<String> deviceClasses, int batchSize) {
+                        MeasureSettings measure, List<String> deviceClasses, int batchSize, Fidelity fidelity) {
+
+    public SweepSpec {
+        if (fidelity == null) fidelity = Fidelity.DEFAULTS;
+    }
+
+    public SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes, Map<String, List<Object>> space,
+                     List<String> constraints, StrategySpec strategy, MeasureSettings measure, List<String> deviceClasses, int batchSize) {
+        this(name, kernel, dtype, shapes, space, constraints, strategy, measure, deviceClasses, batchSize, Fidelity.DEFAULTS);
+    }
 
     /**
      * @param name    strategy name as registered
