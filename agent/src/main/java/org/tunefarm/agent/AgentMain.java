@@ -62,7 +62,8 @@ public final class AgentMain {
         BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
         LeaseRunner leases = (lease, each) -> (commands.has(lease.key().op()) ? byCommand
                 : lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : inJvm).run(new Batch(lease.sweepId(), lease.key(),
-                lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure()), each);
+                lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),
+                lease.round(), lease.fidelity()), each);
         Agent agent = new Agent(config, profile, List.copyOf(families), commands.declarations(), leases, sensors::read);
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));
         agent.run();

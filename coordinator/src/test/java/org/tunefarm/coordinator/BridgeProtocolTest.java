@@ -103,6 +103,7 @@ class BridgeProtocolTest {
                 space: {a: [4, 5], b: [11], mode: [fast]}
                 strategy: {name: exhaustive, budget: 0}
                 batchSize: 4
+                measure: {finalists: 0}
                 """).path("id").asText();
         BridgeClient c = connect(TOKEN);
         Registered reg = Protocol.read(await(c.request(Protocol.REGISTER, new Register("a1", profile(), List.of("sleep")), 5000)).encode(), Registered.class);

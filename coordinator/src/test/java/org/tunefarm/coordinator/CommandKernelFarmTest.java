@@ -100,7 +100,7 @@ class CommandKernelFarmTest {
                 kernel: c_sgemm
                 shapes: [{M: 128, N: 128, K: 128}]
                 strategy: {name: random, budget: 6, seed: 5}
-                measure: {minSamples: 5, timeoutMs: 30000}
+                measure: {minSamples: 5, timeoutMs: 30000, finalists: 0}
                 batchSize: 3
                 """);
         assertEquals(201, r.statusCode(), r.body());

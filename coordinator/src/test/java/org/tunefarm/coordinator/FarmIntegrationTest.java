@@ -86,7 +86,7 @@ class FarmIntegrationTest {
                 shapes: [{unitUs: 1000}]
                 space: {a: [3, 4, 5, 6], b: [10, 11, 12], mode: [slow, fast]}
                 strategy: {name: exhaustive, budget: 0}
-                measure: {minSamples: 3, minSampleMs: 2, maxWarmupMs: 20, timeoutMs: 10000}
+                measure: {minSamples: 3, minSampleMs: 2, maxWarmupMs: 20, timeoutMs: 10000, finalists: 0}
                 batchSize: 5
                 """);
         awaitDone(id, Duration.ofMinutes(3));
@@ -122,7 +122,7 @@ class FarmIntegrationTest {
                 shapes: [{M: 96, N: 96, K: 96}]
                 space: {kernel: [vector], threads: [1]}
                 strategy: {name: random, budget: 6, seed: 3}
-                measure: {minSamples: 3, minSampleMs: 2, maxWarmupMs: 200, timeoutMs: 20000}
+                measure: {minSamples: 3, minSampleMs: 2, maxWarmupMs: 200, timeoutMs: 20000, finalists: 0}
                 batchSize: 3
                 """);
         awaitDone(id, Duration.ofMinutes(4));

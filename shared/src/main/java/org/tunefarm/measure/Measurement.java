@@ -21,6 +21,8 @@ import org.tunefarm.kernel.KernelKey;
  * @param startedAt   epoch ms
  * @param finishedAt  epoch ms
  * @param order       position in the batch's (shuffled) run order
+ * @param round       0 for a candidate's first measurement; 1 and up for its re-measurement as a
+ *                    finalist (each round on another board), so each round is its own record
  */
 public record Measurement(
         String sweepId,
@@ -37,10 +39,27 @@ public record Measurement(
         String deviceClass,
         long startedAt,
         long finishedAt,
-        int order) {
+        int order,
+        int round) {
 
-    /** Identity for idempotence: a candidate of a sweep on a device class is recorded once. */
+    /** A first measurement (round 0). */
+    public Measurement(String sweepId, KernelKey key, long index, Map<String, Object> params, Status status, Stats stats,
+                       Double maxError, SensorReading before, SensorReading after, String detail, String agentId,
+                       String deviceClass, long startedAt, long finishedAt, int order) {
+        this(sweepId, key, index, params, status, stats, maxError, before, after, detail, agentId, deviceClass, startedAt, finishedAt, order, 0);
+    }
+
+    /**
+     * Identity for idempotence: a candidate of a sweep on a device class is recorded once per
+     * round. Round 0 keeps the id it had before rounds existed.
+     */
     public String recordId() {
-        return sweepId + "/" + deviceClass + "/" + key.id() + "/" + index;
+        return sweepId + "/" + deviceClass + "/" + key.id() + "/" + index + (round == 0 ? "" : "#r" + round);
+    }
+
+    /** This measurement stamped with a finalist round. */
+    public Measurement inRound(int r) {
+        return new Measurement(sweepId, key, index, params, status, stats, maxError, before, after, detail, agentId, deviceClass,
+                startedAt, finishedAt, order, r);
     }
 }

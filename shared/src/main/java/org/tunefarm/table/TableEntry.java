@@ -14,7 +14,12 @@ import org.tunefarm.protocol.Lease;
  * <p>An entry is two independent facts, each merged as a maximum under a total order, which is
  * what makes {@link #merge} commutative, associative and idempotent: the fastest OK measurement
  * (lowest median, ties broken by provenance), and the most recent measurement of the family's
- * default configuration (the baseline for {@code speedupOverDefault}).
+ * default configuration (the baseline for {@code speedupOverDefault}). Finalists' re-measurements
+ * (round 1 and up, interleaved, on one or more boards) outrank first measurements: they are the
+ * better evidence, so the table keeps their figures. The third fact is the set of every
+ * finalist re-measurement, merged as a union (the lower median where the same record appears
+ * twice); {@code boardSpread} is derived from it: for the winner, (slowest - fastest) / fastest
+ * median over the boards that re-measured it, null until two boards have.
  */
 public record TableEntry(
         String deviceClass,
@@ -29,13 +34,21 @@ public record TableEntry(
         String sweepId,
         long index,
         Double defaultMedianNs,
-        long defaultMeasuredAt) {
+        long defaultMeasuredAt,
+        int round,
+        Map<String, Double> finalMedians,
+        Double boardSpread) {
+
+    public TableEntry {
+        finalMedians = finalMedians == null ? Map.of() : Map.copyOf(finalMedians);
+    }
 
     /** Timing of the winning measurement, in nanoseconds per call. */
     public record EntryStats(double medianNs, double minNs, double cv, int samples) {}
 
     private static final Comparator<TableEntry> FASTEST = Comparator
-            .comparingDouble((TableEntry e) -> e.stats().medianNs())
+            .comparingInt((TableEntry e) -> e.round() > 0 ? 0 : 1)
+            .thenComparingDouble((TableEntry e) -> e.stats().medianNs())
             .thenComparingLong(TableEntry::measuredAt)
             .thenComparing(TableEntry::sweepId)
             .thenComparingLong(TableEntry::index)
@@ -47,6 +60,7 @@ public record TableEntry(
             .thenComparingInt((TableEntry e) -> e.stats().samples())
             .thenComparing(TableEntry::temperatureC, Comparator.nullsFirst(Comparator.<Double>naturalOrder()))
             .thenComparing(TableEntry::gflops, Comparator.nullsFirst(Comparator.<Double>naturalOrder()))
+            .thenComparingInt(TableEntry::round)
             .thenComparing((TableEntry e) -> new java.util.TreeMap<>(e.params()).toString());
 
     /**
@@ -58,19 +72,40 @@ public record TableEntry(
         if (m.status() != Status.OK || m.stats() == null) return null;
         double median = m.stats().medianNs();
         boolean baseline = m.index() == Lease.Candidate.BASELINE;
+        Map<String, Double> finals = m.round() > 0 ? Map.of(finalKey(m.sweepId(), m.index(), m.agentId(), m.round()), median) : Map.of();
         return build(m.deviceClass(), m.key(), m.params(),
                 new EntryStats(median, m.stats().minNs(), m.stats().cv(), m.stats().samples()),
                 flops, m.after() != null ? m.after().temperatureC() : null, m.agentId(), m.finishedAt(), m.sweepId(), m.index(),
-                baseline ? median : null, baseline ? m.finishedAt() : 0);
+                baseline ? median : null, baseline ? m.finishedAt() : 0, m.round(), finals);
+    }
+
+    /** Names one finalist re-measurement: sweep, candidate, board and round. */
+    static String finalKey(String sweepId, long index, String agentId, int round) {
+        return sweepId + "/" + index + "/" + agentId + "/r" + round;
     }
 
     private static TableEntry build(String deviceClass, KernelKey kernel, Map<String, Object> params, EntryStats stats, double flops,
                                     Double temperatureC, String agentId, long measuredAt, String sweepId, long index,
-                                    Double defaultMedianNs, long defaultMeasuredAt) {
+                                    Double defaultMedianNs, long defaultMeasuredAt, int round, Map<String, Double> finals) {
         Double gflops = flops > 0 ? flops / stats.medianNs() : null;
         Double speedup = defaultMedianNs != null ? defaultMedianNs / stats.medianNs() : null;
         return new TableEntry(deviceClass, kernel, Map.copyOf(params), stats, gflops, speedup, temperatureC, agentId, measuredAt,
-                sweepId, index, defaultMedianNs, defaultMeasuredAt);
+                sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finals, boardSpread(finals, sweepId, index));
+    }
+
+    /** (slowest - fastest) / fastest over the boards that re-measured this candidate; null below two boards. */
+    private static Double boardSpread(Map<String, Double> finals, String sweepId, long index) {
+        String prefix = sweepId + "/" + index + "/";
+        java.util.Map<String, Double> byBoard = new java.util.TreeMap<>();
+        finals.forEach((k, v) -> {
+            if (!k.startsWith(prefix)) return;
+            String board = k.substring(prefix.length(), k.lastIndexOf("/r"));
+            byBoard.merge(board, v, Math::min);
+        });
+        if (byBoard.size() < 2) return null;
+        double lo = byBoard.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double hi = byBoard.values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        return (hi - lo) / lo;
     }
 
     /** Table key: one entry per device class and kernel key. */
@@ -85,8 +120,10 @@ public record TableEntry(
         TableEntry best = FASTEST.compare(a, b) <= 0 ? a : b;
         TableEntry base = laterBaseline(a, b);
         double flops = best.gflops() != null ? best.gflops() * best.stats().medianNs() : 0;
+        Map<String, Double> finals = new java.util.HashMap<>(a.finalMedians);
+        b.finalMedians.forEach((k, v) -> finals.merge(k, v, Math::min));
         return build(best.deviceClass, best.kernel, best.params, best.stats, flops, best.temperatureC, best.agentId, best.measuredAt,
-                best.sweepId, best.index, base.defaultMedianNs, base.defaultMeasuredAt);
+                best.sweepId, best.index, base.defaultMedianNs, base.defaultMeasuredAt, best.round, finals);
     }
 
     private static TableEntry laterBaseline(TableEntry a, TableEntry b) {

@@ -3,6 +3,7 @@ package org.tunefarm.measure;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -60,5 +61,38 @@ class StatsTest {
     @Test
     void noSamplesIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> Stats.of(new double[0], 1));
+    }
+
+    @Test
+    void slowSamplesFarAboveTheMedianAreSetAsideAsInterference() {
+        // Nine samples near 100 and two that lost a time slice to another process.
+        double[] samples = {100, 101, 99, 100, 102, 98, 100, 101, 99, 180, 250};
+        Stats s = Stats.withoutInterference(samples, 4);
+        assertEquals(2, s.outliers());
+        assertEquals(9, s.samples());
+        assertEquals(100, s.medianNs());
+        assertTrue(Stats.of(samples, 4).meanNs() > 110, "the raw mean is dragged up");
+        assertTrue(s.cv() < 0.02, "cv over the kept samples: " + s.cv());
+        assertEquals(0, Stats.of(samples, 4).outliers());
+    }
+
+    @Test
+    void fastSamplesAreNeverSetAside() {
+        Stats s = Stats.withoutInterference(new double[] {100, 100, 100, 100, 50, 10}, 1);
+        assertEquals(0, s.outliers());
+        assertEquals(10, s.minNs());
+    }
+
+    @Test
+    void ordinaryJitterWithinOnePercentIsKeptEvenWhenTheRestAreIdentical() {
+        Stats s = Stats.withoutInterference(new double[] {100, 100, 100, 100, 100.9}, 1);
+        assertEquals(0, s.outliers());
+        assertEquals(1, Stats.withoutInterference(new double[] {100, 100, 100, 100, 103}, 1).outliers());
+    }
+
+    @Test
+    void atLeastHalfTheSamplesAreKept() {
+        Stats s = Stats.withoutInterference(new double[] {1, 2, 300, 400, 500}, 1);
+        assertTrue(s.samples() >= 3, "kept " + s.samples());
     }
 }

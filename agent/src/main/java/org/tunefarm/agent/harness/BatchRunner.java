@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.tunefarm.agent.sensors.Sensors;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.SensorReading;
+import org.tunefarm.measure.Status;
 
 /**
  * Runs a batch on a fresh worker, in a seeded shuffled order so that drift (heat, other load)
@@ -47,29 +48,71 @@ public final class BatchRunner {
     /**
      * Measures every candidate of the batch, calling {@code onResult} as each finishes, in run
      * order. Returns how many were measured: fewer than the batch only when the thread was
-     * interrupted, which stops the batch.
+     * interrupted, which stops the batch. A finalists' batch (round 1 and up) is measured
+     * interleaved and reported together at its end.
      */
     public int run(Batch batch, Consumer<Measurement> onResult) {
         List<Integer> order = runOrder(batch.candidates().size(), batch.settings().seed());
         int done = 0;
         try (Worker worker = workers.get()) {
+            if (batch.round() > 0) return interleaved(batch, order, worker, onResult);
             for (int position = 0; position < order.size(); position++) {
                 if (Thread.currentThread().isInterrupted()) break;
                 BatchCandidate c = batch.candidates().get(order.get(position));
                 SensorReading before = read();
                 long startedAt = clock.millis();
                 CandidateOutcome outcome = worker.measure(batch.key(), c.params(), batch.settings());
+                // Too noisy to rank: measure again, on the same warm worker, before it can win.
+                int retakes = 0;
+                String firstCv = outcome.stats() == null ? "" : cv(outcome.stats().cv());
+                while (outcome.status() == Status.OK && batch.fidelity().tooNoisy(outcome.stats()) && retakes < batch.fidelity().maxRetakes()
+                        && !Thread.currentThread().isInterrupted()) {
+                    outcome = worker.measure(batch.key(), c.params(), batch.settings());
+                    retakes++;
+                }
                 long finishedAt = clock.millis();
                 // An interrupted worker answers CRASH; that is a cancelled batch, not the kernel's fault.
                 if (Thread.currentThread().isInterrupted()) break;
                 SensorReading after = read();
+                String detail = retakes == 0 ? outcome.detail() : retakeNote(retakes, firstCv, outcome, batch.fidelity().maxCv());
                 onResult.accept(new Measurement(batch.sweepId(), batch.key(), c.index(), c.params(),
-                        outcome.status(), outcome.stats(), outcome.maxError(), before, after, outcome.detail(),
-                        agentId, deviceClass, startedAt, finishedAt, position));
+                        outcome.status(), outcome.stats(), outcome.maxError(), before, after, detail,
+                        agentId, deviceClass, startedAt, finishedAt, position, 0));
                 done++;
             }
         }
         return done;
+    }
+
+    /** Finalists: one interleaved measurement of the whole group, in the shuffled order. */
+    private int interleaved(Batch batch, List<Integer> order, Worker worker, Consumer<Measurement> onResult) {
+        List<BatchCandidate> group = order.stream().map(batch.candidates()::get).toList();
+        SensorReading before = read();
+        long startedAt = clock.millis();
+        List<CandidateOutcome> outcomes = worker.measureInterleaved(batch.key(), group.stream().map(BatchCandidate::params).toList(), batch.settings());
+        long finishedAt = clock.millis();
+        if (Thread.currentThread().isInterrupted()) return 0;
+        SensorReading after = read();
+        String note = "finalist round " + batch.round() + ", interleaved with " + (group.size() - 1) + " other(s)";
+        for (int position = 0; position < group.size(); position++) {
+            BatchCandidate c = group.get(position);
+            CandidateOutcome o = outcomes.get(position);
+            String detail = o.detail().isEmpty() ? note : note + ": " + o.detail();
+            onResult.accept(new Measurement(batch.sweepId(), batch.key(), c.index(), c.params(), o.status(), o.stats(), o.maxError(),
+                    before, after, detail, agentId, deviceClass, startedAt, finishedAt, position, batch.round()));
+        }
+        return group.size();
+    }
+
+    private static String retakeNote(int retakes, String firstCv, CandidateOutcome last, double maxCv) {
+        String now = last.stats() == null ? last.status().toString() : "cv " + cv(last.stats().cv());
+        boolean still = last.stats() != null && last.stats().cv() > maxCv;
+        return "retaken " + retakes + "x: cv " + firstCv + " over " + cv(maxCv) + ", final " + now
+                + (still ? " (still over: noisy board)" : "") + (last.detail().isEmpty() ? "" : "; " + last.detail());
+    }
+
+    private static String cv(double v) {
+        return String.format(java.util.Locale.ROOT, "%.3f", v);
     }
 
     /** Sensors are evidence, not a precondition: a failing sensor is recorded as absent. */

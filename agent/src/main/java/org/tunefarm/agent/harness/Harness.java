@@ -19,6 +19,13 @@ public interface Harness {
      */
     CandidateOutcome measure(KernelFamily family, KernelKey key, Map<String, Object> params, MeasureSettings settings);
 
+    /**
+     * Measures several candidates together, interleaving their samples (A B C A B C ...) after
+     * each is verified and warmed up: the way finalists are compared, so drift hits all alike.
+     * Outcomes come back in the order of {@code params}.
+     */
+    java.util.List<CandidateOutcome> measureInterleaved(KernelFamily family, KernelKey key, java.util.List<Map<String, Object>> params, MeasureSettings settings);
+
     /** A harness timed by {@link System#nanoTime()}. */
     static Harness create() {
         return new WarmHarness(System::nanoTime);

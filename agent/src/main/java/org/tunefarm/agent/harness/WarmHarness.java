@@ -1,6 +1,8 @@
 package org.tunefarm.agent.harness;
 
 import org.tunefarm.measure.MeasureSettings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.tunefarm.agent.kernels.KernelFamily;
@@ -21,6 +23,8 @@ final class WarmHarness implements Harness {
     /** Warm-up is steady when this many consecutive samples agree. */
     static final int STEADY_WINDOW = 3;
     private static final int MAX_CALLS_PER_SAMPLE = 1 << 30;
+    /** Extra samples, as a share of minSamples, that may replace samples set aside as interference. */
+    static final double MAX_EXTRA_SHARE = 1.0;
 
     private final LongSupplier nanoTime;
     private final WorkloadCache workloads = new WorkloadCache();
@@ -57,6 +61,65 @@ final class WarmHarness implements Harness {
         }
     }
 
+    /**
+     * Finalists measured interleaved: each is built, verified and warmed up, then samples are
+     * taken round-robin (A B C A B C ...), so a slow spell of the machine lands on all of them
+     * alike instead of on whichever ran during it. Outcomes in the order of {@code params}.
+     */
+    @Override
+    public List<CandidateOutcome> measureInterleaved(KernelFamily family, KernelKey key, List<Map<String, Object>> params, MeasureSettings settings) {
+        long start = nanoTime.getAsLong();
+        // Each candidate waits while the others sample: its budget covers the whole group.
+        MeasureSettings group = settings.withTimeoutMs(Math.min(3_600_000L, settings.timeoutMs() * Math.max(1, params.size())));
+        CandidateOutcome[] out = new CandidateOutcome[params.size()];
+        Run[] runs = new Run[params.size()];
+        List<Candidate> open = new ArrayList<>();
+        try {
+            Workload workload;
+            try {
+                workload = workloads.get(family, key, settings.seed());
+            } catch (Throwable t) {
+                java.util.Arrays.fill(out, CandidateOutcome.failed(t instanceof IllegalArgumentException ? Status.INVALID : Status.CRASH,
+                        "workload: " + CandidateOutcome.describe(t)));
+                return List.of(out);
+            }
+            for (int i = 0; i < runs.length; i++) {
+                try {
+                    Candidate c = family.candidate(workload, params.get(i));
+                    open.add(c);
+                    if (c instanceof RecordedCandidate r) { // a recording has nothing to interleave
+                        out[i] = r.recorded();
+                        continue;
+                    }
+                    runs[i] = new Run(c, workload.errorBound(), group, start);
+                    out[i] = runs[i].prepare();
+                } catch (IllegalArgumentException e) {
+                    out[i] = CandidateOutcome.failed(Status.INVALID, e.getMessage());
+                } catch (Throwable t) {
+                    out[i] = CandidateOutcome.failed(Status.CRASH, CandidateOutcome.describe(t));
+                }
+            }
+            for (boolean more = true; more; ) {
+                more = false;
+                for (int i = 0; i < runs.length; i++) {
+                    if (out[i] != null || !runs[i].wantsSample()) continue;
+                    out[i] = runs[i].takeSample();
+                    more = true;
+                }
+            }
+            for (int i = 0; i < runs.length; i++) if (out[i] == null) out[i] = runs[i].result();
+            return List.of(out);
+        } finally {
+            for (Candidate c : open) {
+                try {
+                    c.close();
+                } catch (Throwable ignored) {
+                    // the measurement is complete; a failing close is the kernel's, not the group's
+                }
+            }
+        }
+    }
+
     /** One candidate's measurement; holds the running state of its phases. */
     private final class Run {
         private final Candidate candidate;
@@ -66,6 +129,9 @@ final class WarmHarness implements Harness {
         private final long budgetNs;
         private final long minSampleNs;
         private double error = Double.NaN;
+        private int calls;
+        private double[] samples;
+        private int taken;
 
         Run(Candidate candidate, double errorBound, MeasureSettings settings, long start) {
             this.candidate = candidate;
@@ -77,6 +143,13 @@ final class WarmHarness implements Harness {
         }
 
         CandidateOutcome measure() {
+            CandidateOutcome failed = prepare();
+            while (failed == null && wantsSample()) failed = takeSample();
+            return failed != null ? failed : result();
+        }
+
+        /** Verifies, calibrates and warms up; null when ready to sample, else how it failed. */
+        CandidateOutcome prepare() {
             try {
                 candidate.run();
                 error = candidate.maxError();
@@ -88,16 +161,18 @@ final class WarmHarness implements Harness {
                 return CandidateOutcome.failed(Status.WRONG_ANSWER, error, "max error " + error + " exceeds bound " + errorBound);
             }
             try {
-                return timed();
+                return warmUp();
             } catch (Throwable t) {
                 return CandidateOutcome.failed(Status.CRASH, error, CandidateOutcome.describe(t));
             }
         }
 
-        private CandidateOutcome timed() {
+        private CandidateOutcome warmUp() {
+            // The previous candidate's garbage is collected now, not during this one's samples.
+            System.gc();
             long warmupStart = nanoTime.getAsLong();
             // Calibrate: double the calls per sample until one sample lasts minSampleMs.
-            int calls = 1;
+            calls = 1;
             long t = block(calls);
             while (t < minSampleNs && calls < MAX_CALLS_PER_SAMPLE) {
                 if (overBudget()) return overBudget("calibrating, " + calls + " calls per sample", null);
@@ -121,12 +196,35 @@ final class WarmHarness implements Harness {
                 filled++;
                 if (filled >= STEADY_WINDOW && steady(window)) break;
             }
-            double[] samples = new double[settings.minSamples()];
-            for (int i = 0; i < samples.length; i++) {
-                if (overBudget()) return overBudget("sampling, " + i + " of " + samples.length + " samples", java.util.Arrays.copyOf(samples, i));
-                samples[i] = (double) block(calls) / calls;
+            int min = settings.minSamples();
+            samples = new double[min + (int) Math.ceil(min * MAX_EXTRA_SHARE)];
+            return null;
+        }
+
+        /**
+         * Whether another sample is due: minSamples, plus one for each sample set aside as
+         * interference (another process's time slice), up to {@link #MAX_EXTRA_SHARE} x
+         * minSamples extra, so a neighbour's burst costs time rather than evidence.
+         */
+        boolean wantsSample() {
+            int min = settings.minSamples();
+            if (taken < min) return true;
+            return taken < samples.length && Stats.withoutInterference(java.util.Arrays.copyOf(samples, taken), calls).samples() < min;
+        }
+
+        /** One sample; null when taken, else the timeout that stopped it. */
+        CandidateOutcome takeSample() {
+            if (overBudget()) return overBudget("sampling, " + taken + " of " + settings.minSamples() + " samples", java.util.Arrays.copyOf(samples, taken));
+            try {
+                samples[taken++] = (double) block(calls) / calls;
+                return null;
+            } catch (Throwable t) {
+                return CandidateOutcome.failed(Status.CRASH, error, CandidateOutcome.describe(t));
             }
-            return CandidateOutcome.ok(Stats.of(samples, calls), error);
+        }
+
+        CandidateOutcome result() {
+            return CandidateOutcome.ok(Stats.withoutInterference(java.util.Arrays.copyOf(samples, taken), calls), error);
         }
 
         private long block(int calls) {

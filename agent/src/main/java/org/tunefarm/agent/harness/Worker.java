@@ -17,6 +17,12 @@ public interface Worker extends AutoCloseable {
      */
     CandidateOutcome measure(KernelKey key, Map<String, Object> params, MeasureSettings settings);
 
+    /**
+     * Measures finalists interleaved (see {@link Harness#measureInterleaved}); one outcome per
+     * candidate, in order. A worker that died answers CRASH for all of them.
+     */
+    java.util.List<CandidateOutcome> measureInterleaved(KernelKey key, java.util.List<Map<String, Object>> params, MeasureSettings settings);
+
     /** Stops the worker and whatever it started. */
     @Override void close();
 
@@ -29,6 +35,14 @@ public interface Worker extends AutoCloseable {
                     return harness.measure(families.family(key.op()), key, params, settings);
                 } catch (IllegalArgumentException unknownFamily) {
                     return CandidateOutcome.failed(org.tunefarm.measure.Status.CRASH, unknownFamily.getMessage());
+                }
+            }
+
+            @Override public java.util.List<CandidateOutcome> measureInterleaved(KernelKey key, java.util.List<Map<String, Object>> params, MeasureSettings settings) {
+                try {
+                    return harness.measureInterleaved(families.family(key.op()), key, params, settings);
+                } catch (IllegalArgumentException unknownFamily) {
+                    return java.util.Collections.nCopies(params.size(), CandidateOutcome.failed(org.tunefarm.measure.Status.CRASH, unknownFamily.getMessage()));
                 }
             }
 

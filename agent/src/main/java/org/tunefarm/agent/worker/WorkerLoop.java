@@ -3,6 +3,7 @@ package org.tunefarm.agent.worker;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.FamilyLookup;
 import org.tunefarm.agent.harness.Harness;
@@ -42,7 +43,12 @@ final class WorkerLoop {
         try {
             family = families.family(request.key().op());
         } catch (IllegalArgumentException e) {
-            return new WorkerResponse(request.seq(), CandidateOutcome.failed(Status.CRASH, e.getMessage()));
+            CandidateOutcome crash = CandidateOutcome.failed(Status.CRASH, e.getMessage());
+            return new WorkerResponse(request.seq(), crash, request.group() == null ? null : java.util.Collections.nCopies(request.group().size(), crash));
+        }
+        if (request.group() != null) {
+            List<CandidateOutcome> outcomes = harness.measureInterleaved(family, request.key(), request.group(), request.settings());
+            return new WorkerResponse(request.seq(), null, outcomes);
         }
         return new WorkerResponse(request.seq(), harness.measure(family, request.key(), request.params(), request.settings()));
     }

@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -49,41 +50,59 @@ final class WorkerProcess implements Worker {
 
     @Override
     public CandidateOutcome measure(KernelKey key, Map<String, Object> params, MeasureSettings settings) {
+        Answer a = ask(new WorkerRequest(0, key, params, settings), settings.timeoutMs());
+        return a.failure != null ? a.failure : a.response.outcome();
+    }
+
+    @Override
+    public List<CandidateOutcome> measureInterleaved(KernelKey key, List<Map<String, Object>> params, MeasureSettings settings) {
+        // The group shares one request: its timeout is the members' together.
+        Answer a = ask(new WorkerRequest(0, key, null, settings, params), settings.timeoutMs() * Math.max(1, params.size()));
+        if (a.failure != null) return java.util.Collections.nCopies(params.size(), a.failure);
+        List<CandidateOutcome> out = a.response.outcomes();
+        if (out == null || out.size() != params.size()) return java.util.Collections.nCopies(params.size(), CandidateOutcome.failed(Status.CRASH, "worker answered a group with " + out));
+        return out;
+    }
+
+    /** A response, or the failure that stands for it. */
+    private record Answer(WorkerResponse response, CandidateOutcome failure) {}
+
+    private Answer ask(WorkerRequest template, long timeoutMs) {
         try {
             if (process == null) {
                 String failure = start();
-                if (failure != null) return CandidateOutcome.failed(Status.CRASH, failure);
+                if (failure != null) return new Answer(null, CandidateOutcome.failed(Status.CRASH, failure));
             }
             long id = ++seq;
             try {
-                stdin.write(WorkerCodec.line(new WorkerRequest(id, key, params, settings)));
+                stdin.write(WorkerCodec.line(new WorkerRequest(id, template.key(), template.params(), template.settings(), template.group())));
                 stdin.write('\n');
                 stdin.flush();
             } catch (IOException e) {
-                return died("worker's stdin closed: " + e.getMessage());
+                return new Answer(null, died("worker's stdin closed: " + e.getMessage()));
             }
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
             while (true) {
                 Line line = stdout.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (line == null) {
                     kill();
-                    return CandidateOutcome.failed(Status.TIMEOUT, "no answer within " + settings.timeoutMs() + " ms; worker killed");
+                    return new Answer(null, CandidateOutcome.failed(Status.TIMEOUT, "no answer within " + timeoutMs + " ms; worker killed"));
                 }
-                if (line == Line.END) return died("worker exited");
+                if (line == Line.END) return new Answer(null, died("worker exited"));
                 WorkerResponse response;
                 try {
                     response = WorkerCodec.parse(line.text(), WorkerResponse.class);
                 } catch (IllegalArgumentException e) {
                     kill();
-                    return CandidateOutcome.failed(Status.CRASH, "worker broke the protocol: " + e.getMessage() + "\n" + stderr.tail(TAIL_CHARS));
+                    return new Answer(null, CandidateOutcome.failed(Status.CRASH, "worker broke the protocol: " + e.getMessage() + "\n" + stderr.tail(TAIL_CHARS)));
                 }
-                if (response.seq() == id) return response.outcome();
+                if (response.seq() == id) return new Answer(response, null);
                 // An answer to an older request cannot happen with one request in flight; skip it.
             }
         } catch (InterruptedException e) {
             kill();
             Thread.currentThread().interrupt();
-            return CandidateOutcome.failed(Status.CRASH, "interrupted; worker killed");
+            return new Answer(null, CandidateOutcome.failed(Status.CRASH, "interrupted; worker killed"));
         }
     }
 

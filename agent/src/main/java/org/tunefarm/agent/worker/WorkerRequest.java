@@ -9,5 +9,11 @@ import org.tunefarm.kernel.KernelKey;
  * implementing {@code key.op}; inputs come from {@code settings.seed}.
  *
  * @param seq    increases per request, echoed in the response
+ * @param group  when not null, finalists to measure interleaved instead of {@code params}
  */
-public record WorkerRequest(long seq, KernelKey key, Map<String, Object> params, MeasureSettings settings) {}
+public record WorkerRequest(long seq, KernelKey key, Map<String, Object> params, MeasureSettings settings, java.util.List<Map<String, Object>> group) {
+
+    public WorkerRequest(long seq, KernelKey key, Map<String, Object> params, MeasureSettings settings) {
+        this(seq, key, params, settings, null);
+    }
+}

@@ -104,4 +104,22 @@ class BatchRunnerTest {
         for (Measurement x : ms) m.put(x.index(), x.order());
         return m;
     }
+
+    @Test
+    void finalistsAreMeasuredInterleavedAndRecordedWithTheirRound() {
+        List<BatchCandidate> cs = List.of(new BatchCandidate(100, RogueFamily.params("ok")), new BatchCandidate(101, RogueFamily.params("ok")),
+                new BatchCandidate(102, RogueFamily.params("wrong")));
+        Batch finalists = new Batch("sweep-1", RogueFamily.key(), cs, QUICK, 2, org.tunefarm.measure.Fidelity.DEFAULTS);
+        BatchRunner runner = new BatchRunner(() -> Worker.inProcess(FamilyLookup.of(new RogueFamily())), Sensors.NONE,
+                "agent-7", "c", Clock.fixed(Instant.ofEpochMilli(1234), ZoneOffset.UTC));
+        List<Measurement> out = new ArrayList<>();
+        assertEquals(3, runner.run(finalists, out::add));
+        assertEquals(List.of(0, 1, 2), out.stream().map(Measurement::order).toList());
+        for (Measurement m : out) {
+            assertEquals(2, m.round());
+            assertTrue(m.detail().startsWith("finalist round 2, interleaved with 2 other(s)"), m.detail());
+            assertEquals(m.index() == 102 ? Status.WRONG_ANSWER : Status.OK, m.status());
+            assertTrue(m.recordId().endsWith("#r2"));
+        }
+    }
 }

@@ -46,6 +46,30 @@ class WarmHarnessTest {
     }
 
     @Test
+    void samplesSlowedByInterferenceAreSetAsideAndReplaced() {
+        // 10 µs per call, except a burst of 100 calls of 30 µs inside the first samples: another
+        // process took the core for 2 ms.
+        FakeClockFamily family = new FakeClockFamily(n -> n >= 900 && n < 1000 ? 30_000 : 10_000);
+        CandidateOutcome out = measure(family, FAST);
+        assertEquals(Status.OK, out.status(), out.detail());
+        Stats s = out.stats();
+        assertTrue(s.outliers() >= 1, "the burst was seen: " + s);
+        assertTrue(s.samples() >= 5, "and replaced by extra samples: " + s);
+        assertEquals(10_000.0, s.medianNs());
+        assertEquals(0.0, s.cv());
+    }
+
+    @Test
+    void extraSamplesAreCappedWhenInterferenceNeverStops() {
+        // Every other sample is slow: half the samples stay outliers however many are taken.
+        FakeClockFamily family = new FakeClockFamily(n -> n > 700 && (n / 128) % 2 == 0 ? 40_000 : 10_000);
+        CandidateOutcome out = measure(family, FAST);
+        assertEquals(Status.OK, out.status(), out.detail());
+        Stats s = out.stats();
+        assertTrue(s.samples() + s.outliers() <= FAST.minSamples() * (1 + WarmHarness.MAX_EXTRA_SHARE), "capped: " + s);
+    }
+
+    @Test
     void warmUpStopsAtItsCapWhenTimesNeverSettle() {
         SplittableRandom noise = new SplittableRandom(3);
         FakeClockFamily family = new FakeClockFamily(n -> 1_000 + noise.nextLong(20_000));
@@ -118,7 +142,8 @@ class WarmHarnessTest {
         CandidateOutcome out = Harness.create().measure(new SpinFamily(), SpinFamily.key(), Map.of("us", 200), s);
         assertEquals(Status.OK, out.status(), out.detail());
         assertNotNull(out.stats());
-        assertEquals(5, out.stats().samples());
+        // On a loaded machine some samples may be set aside and replaced; at least minSamples stay.
+        assertTrue(out.stats().samples() >= 5 && out.stats().samples() + out.stats().outliers() <= 10, out.stats().toString());
         assertTrue(out.stats().minNs() >= 200_000, out.stats().toString());
         // 16 calls of at least 200 µs already exceed 2 ms, so calibration never goes further.
         assertTrue(out.stats().callsPerSample() <= 16, out.stats().toString());

@@ -14,10 +14,11 @@ import java.util.Set;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.SleepSpec;
 import org.tunefarm.measure.Measurement;
-import org.tunefarm.measure.Status;
 import org.tunefarm.protocol.Lease;
 import org.tunefarm.protocol.Protocol;
 import org.tunefarm.space.SearchSpace;
+import org.tunefarm.table.BestKernelTable;
+import org.tunefarm.table.TableEntry;
 
 /**
  * Checks a finished chaos sweep against the full space: every valid point and baseline of every
@@ -60,35 +61,35 @@ public final class ChaosAudit {
                     if (line.isBlank()) continue;
                     Measurement m = Protocol.JSON.readValue(line, Measurement.class);
                     if (!m.sweepId().equals(sweep)) continue;
-                    String id = m.key().id() + "/" + m.index();
-                    if (!ids.add(id)) duplicates++;
-                    union.putIfAbsent(id, m);
+                    if (!ids.add(m.recordId())) duplicates++;
+                    union.putIfAbsent(m.recordId(), m);
                 }
             }
             perLog.add(ids);
         }
         for (Set<String> ids : perLog) gaps += union.size() - ids.size();
+        // Finalists are measured again in later rounds: a candidate is recorded when its first round is.
+        Set<String> firstRounds = new HashSet<>();
+        for (Measurement m : union.values()) if (m.round() == 0) firstRounds.add(m.key().id() + "/" + m.index());
         int lost = 0;
-        for (String id : expected) if (!union.containsKey(id)) lost++;
-        return new Outcome(expected.size(), union.size(), lost, duplicates, agentKills, coordinatorKills, seconds, gaps,
+        for (String id : expected) if (!firstRounds.contains(id)) lost++;
+        return new Outcome(expected.size(), firstRounds.size(), lost, duplicates, agentKills, coordinatorKills, seconds, gaps,
                 tableMatches(union, table), optimumFound(table, shapes));
     }
 
-    /** Every table entry is the record with the lowest median of its kernel. */
+    /** The farm's table is the table the records derive: same entries, same winners, same figures. */
     private static boolean tableMatches(Map<String, Measurement> union, JsonNode table) {
-        Map<String, Double> best = new HashMap<>();
-        for (Measurement m : union.values()) {
-            if (m.status() == Status.OK) best.merge(m.key().id(), m.stats().medianNs(), Math::min);
-        }
+        BestKernelTable derived = BestKernelTable.EMPTY;
+        for (Measurement m : union.values()) derived = derived.with(TableEntry.of(m, 0));
         int entries = 0;
         for (JsonNode e : table.path("entries")) {
-            KernelKey key = Protocol.JSON.convertValue(e.path("kernel"), KernelKey.class);
-            Double b = best.get(key.id());
-            if (b == null) continue;
+            TableEntry served = Protocol.JSON.convertValue(e, TableEntry.class);
+            TableEntry expected = derived.lookup(served.deviceClass(), served.kernel()).orElse(null);
+            if (expected == null) continue;
             entries++;
-            if (b != e.path("stats").path("medianNs").asDouble()) return false;
+            if (!expected.params().equals(served.params()) || expected.stats().medianNs() != served.stats().medianNs()) return false;
         }
-        return entries == best.size();
+        return entries == derived.size();
     }
 
     private static boolean optimumFound(JsonNode table, int shapes) {

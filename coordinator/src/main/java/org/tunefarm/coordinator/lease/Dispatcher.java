@@ -123,9 +123,16 @@ public final class Dispatcher {
             if (!s.targets(a.deviceClass(), a.families(), a::commandKernel) || s.done(now)) continue;
             for (Search search : s.searches(a.deviceClass(), Math.max(1, a.profile().logicalCores()), now)) {
                 List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);
-                if (cs.isEmpty()) continue;
+                int round = 0;
+                if (cs.isEmpty()) {
+                    Search.Finalists f = search.takeFinalists(agentId, now);
+                    if (f == null) continue;
+                    cs = f.candidates();
+                    round = f.round();
+                }
                 long deadline = now + cs.size() * s.spec().measure().timeoutMs() + 30_000;
-                Lease lease = new Lease(UUID.randomUUID().toString(), s.id(), agentId, search.key(), cs, s.spec().measure(), deadline);
+                Lease lease = new Lease(UUID.randomUUID().toString(), s.id(), agentId, search.key(), cs, s.spec().measure(), deadline,
+                        round, s.spec().fidelity());
                 Map<Long, Lease.Candidate> open = new LinkedHashMap<>();
                 for (Lease.Candidate c : cs) open.put(c.index(), c);
                 leases.put(lease.leaseId(), new Held(lease, open));
@@ -167,6 +174,7 @@ public final class Dispatcher {
             if (!a.deviceClass().equals(m.deviceClass())) throw new ProtocolException(f + ".deviceClass: not the agent's device class");
             Lease.Candidate c = held.lease().candidates().stream().filter(x -> x.index() == m.index()).findFirst().orElse(null);
             if (c == null) throw new ProtocolException(f + ".index: candidate " + m.index() + " is not in lease " + l.leaseId());
+            if (m.round() != l.round()) throw new ProtocolException(f + ".round: lease " + l.leaseId() + " is for round " + l.round());
             if (!c.params().equals(m.params())) throw new ProtocolException(f + ".params: do not match candidate " + m.index() + " of the lease");
             if (search != null && !search.accepts(m.index(), m.params())) throw new ProtocolException(f + ".index: outside the sweep's space");
         }
@@ -222,7 +230,8 @@ public final class Dispatcher {
             expired.add(leaseId);
             SweepRun s = sweeps.get(h.lease().sweepId());
             Search search = s == null || a == null ? null : s.search(a.deviceClass(), h.lease().key().id());
-            if (search != null) search.giveBack(new ArrayList<>(h.open().values()));
+            if (search != null && h.lease().round() > 0) search.giveBackRound(h.lease().round());
+            else if (search != null) search.giveBack(new ArrayList<>(h.open().values()));
             if (s != null) listener.sweepChanged(s);
         }
     }

@@ -39,14 +39,25 @@ public final class Search {
     private final Set<Long> outstanding = new HashSet<>();
     private final Set<Long> recorded = new HashSet<>();
     private final Set<Long> proposed = new HashSet<>();
-    private final Map<Long, Double> okTimes = new java.util.HashMap<>();
     private boolean baselineRecorded;
     private boolean baselineOut;
     private boolean exhausted;
     private int failures;
+    /** Finalists: the top-k OK candidates, re-measured interleaved once the budget is spent. */
+    private final int finalistCount;
+    private final Map<Long, Double> okMedians = new java.util.HashMap<>();
+    private List<Candidate> finalists;
+    private final java.util.Map<Integer, String> roundAgent = new java.util.HashMap<>();
+    private final java.util.Map<Integer, Set<Long>> roundRecorded = new java.util.HashMap<>();
+    /** Finalist rounds: 1 on the first board that asks, 2 on another board of the class when one asks. */
+    static final int FINAL_ROUNDS = 2;
+
+    /** A finalists' lease: its round and the candidates, measured interleaved. */
+    public record Finalists(int round, List<Candidate> candidates) {}
 
     Search(KernelKey key, String deviceClass, SearchSpace space, Strategy strategy,
-           Map<String, Object> defaultConfig, int budget, long endsAt, List<String> transferFrom) {
+           Map<String, Object> defaultConfig, int budget, long endsAt, List<String> transferFrom, int finalistCount) {
+        this.finalistCount = finalistCount;
         this.key = key;
         this.deviceClass = deviceClass;
         this.space = space;
@@ -112,8 +123,49 @@ public final class Search {
         }
     }
 
+    /**
+     * The finalists for {@code agentId} once exploring is over: round 1 to the first board that
+     * asks, round 2 to a different board of the class; null when there is nothing for it.
+     */
+    public Finalists takeFinalists(String agentId, long now) {
+        if (!exploringDone(now)) return null;
+        List<Candidate> fs = finalists();
+        if (fs.isEmpty()) return null;
+        for (int round = 1; round <= FINAL_ROUNDS; round++) {
+            if (roundAgent.containsKey(round)) continue;
+            if (round > 1 && roundAgent.containsValue(agentId)) return null; // another board, or none
+            roundAgent.put(round, agentId);
+            return new Finalists(round, fs);
+        }
+        return null;
+    }
+
+    /** The top-k OK candidates by first-round median, fixed once computed. */
+    List<Candidate> finalists() {
+        if (finalists == null) {
+            finalists = okMedians.entrySet().stream()
+                    .sorted(Map.Entry.<Long, Double>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                    .limit(finalistCount).map(e -> new Candidate(e.getKey(), space.config(e.getKey()))).toList();
+        }
+        return finalists;
+    }
+
+    /** A finalists' lease expired: its round can be lent again, to any board. */
+    public void giveBackRound(int round) {
+        if (!roundDone(round)) roundAgent.remove(round);
+    }
+
+    private boolean roundDone(int round) {
+        return finalists != null && roundRecorded.getOrDefault(round, Set.of()).size() >= finalists.size();
+    }
+
     /** A measurement of this search became durable (now, or before a restart). */
     public void recorded(Measurement m) {
+        if (m.round() > 0) {
+            roundRecorded.computeIfAbsent(m.round(), r -> new HashSet<>()).add(m.index());
+            roundAgent.putIfAbsent(m.round(), m.agentId());
+            return;
+        }
         if (m.index() == Candidate.BASELINE) {
             baselineRecorded = true;
             baselineOut = false;
@@ -126,7 +178,7 @@ public final class Search {
         if (recorded.add(m.index())) {
             proposed.add(m.index());
             if (m.status() != Status.OK) failures++;
-            else okTimes.put(m.index(), m.stats().medianNs() / 1e6);
+            else if (m.stats() != null) okMedians.put(m.index(), m.stats().medianNs());
             strategy.tell(m.index(), result(m));
         }
     }
@@ -137,7 +189,7 @@ public final class Search {
 
     /** This search's OK measurements, as evidence for another device class's search of the same kernel. */
     public List<Prior> evidence() {
-        return okTimes.entrySet().stream().map(e -> new Prior(space.config(e.getKey()), e.getValue(), deviceClass)).toList();
+        return okMedians.entrySet().stream().map(e -> new Prior(space.config(e.getKey()), e.getValue() / 1e6, deviceClass)).toList();
     }
 
     /** Whether a candidate index belongs to this search's space and is valid in it. */
@@ -147,7 +199,16 @@ public final class Search {
         return space.config(index).equals(params);
     }
 
+    /** Done when exploring is over and round 1 of the finalists (if any) is recorded, with no round still out. */
     public boolean done(long now) {
+        if (!exploringDone(now)) return false;
+        if (finalistCount == 0 || finalists().isEmpty()) return true;
+        if (!roundDone(1)) return false;
+        for (int round = 2; round <= FINAL_ROUNDS; round++) if (roundAgent.containsKey(round) && !roundDone(round)) return false;
+        return true;
+    }
+
+    private boolean exploringDone(long now) {
         boolean noMore = exhausted || budgetLeft() == 0 || (endsAt != 0 && now >= endsAt);
         return baselineRecorded && noMore && outstanding.isEmpty() && retry.isEmpty();
     }

@@ -75,7 +75,8 @@ public final class SweepRun {
                 }
                 List<String> from = priors.stream().map(Prior::deviceClass).distinct().sorted().toList();
                 out.add(new Search(key, c, space, Strategies.create(s.name(), space, s.options(), seed, priors), family.defaultConfig(key, cores),
-                        s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, from));
+                        s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, from,
+                        spec.fidelity().finalists()));
             }
             for (var m : backlog.getOrDefault(c, List.of())) {
                 for (Search x : out) if (x.key().equals(m.key())) x.recorded(m);

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.tunefarm.kernel.CommandKernelDeclaration;
 import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
 
 /**
@@ -14,17 +15,22 @@ import org.tunefarm.measure.MeasureSettings;
  * @param constraints   extra constraint expressions over parameter names
  * @param deviceClasses device classes to tune for; empty means every class that has agents
  * @param batchSize     candidates per lease
+ * @param fidelity      noise guards: CV retakes and finalists (the measure section's maxCv, maxRetakes, finalists)
  * @param command       for a command kernel, the declaration the sweep was accepted against; null for a built-in family
  */
 public record SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes,
                         Map<String, List<Object>> space, List<String> constraints, StrategySpec strategy,
-                        MeasureSettings measure, List<String> deviceClasses, int batchSize, CommandKernelDeclaration command) {
+                        MeasureSettings measure, List<String> deviceClasses, int batchSize, Fidelity fidelity,
+                        CommandKernelDeclaration command) {
 
-    /** A sweep of a built-in family. */
-    public SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes,
-                     Map<String, List<Object>> space, List<String> constraints, StrategySpec strategy,
-                     MeasureSettings measure, List<String> deviceClasses, int batchSize) {
-        this(name, kernel, dtype, shapes, space, constraints, strategy, measure, deviceClasses, batchSize, null);
+    public SweepSpec {
+        if (fidelity == null) fidelity = Fidelity.DEFAULTS;
+    }
+
+    /** A sweep of a built-in family with the default noise guards. */
+    public SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes, Map<String, List<Object>> space,
+                     List<String> constraints, StrategySpec strategy, MeasureSettings measure, List<String> deviceClasses, int batchSize) {
+        this(name, kernel, dtype, shapes, space, constraints, strategy, measure, deviceClasses, batchSize, Fidelity.DEFAULTS, null);
     }
 
     /**

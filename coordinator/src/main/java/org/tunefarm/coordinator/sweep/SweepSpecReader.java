@@ -18,6 +18,7 @@ import org.tunefarm.kernel.KernelSpec;
 import org.tunefarm.kernel.CommandKernelDeclaration;
 import org.tunefarm.kernel.CommandKernelSpec;
 import org.tunefarm.kernel.KernelCatalog;
+import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.space.SearchSpace;
 
@@ -121,7 +122,7 @@ public final class SweepSpecReader {
         List<String> classes = strings(root.get("deviceClasses"), "deviceClasses");
         int batchSize = integer(root, "batchSize", 8, 1, 1000);
         CommandKernelDeclaration command = family instanceof CommandKernelSpec c ? c.declaration() : null;
-        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize, command);
+        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize, fidelity(root.get("measure")), command);
     }
 
     /** The named catalog entry, or null when the spec lists its shapes. */
@@ -250,7 +251,7 @@ public final class SweepSpecReader {
         MeasureSettings d = MeasureSettings.DEFAULTS;
         if (n == null || n.isNull()) return d;
         if (!n.isObject()) throw new SpecException("measure", "must be an object");
-        Set<String> known = Set.of("minSamples", "minSampleMs", "maxWarmupMs", "steadyTolerance", "timeoutMs", "seed");
+        Set<String> known = Set.of("minSamples", "minSampleMs", "maxWarmupMs", "steadyTolerance", "timeoutMs", "seed", "maxCv", "maxRetakes", "finalists");
         for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!known.contains(f)) throw new SpecException("measure." + f, "unknown field (known: " + new java.util.TreeSet<>(known) + ")");
@@ -263,6 +264,21 @@ public final class SweepSpecReader {
                     number(n, "steadyTolerance", d.steadyTolerance()),
                     integer(n, "timeoutMs", (int) d.timeoutMs(), 100, 3_600_000, "measure."),
                     n.has("seed") ? integer(n, "seed", 0, Integer.MIN_VALUE, Integer.MAX_VALUE, "measure.") : d.seed());
+        } catch (SpecException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            String msg = e.getMessage();
+            throw new SpecException("measure." + msg.substring(0, msg.indexOf(' ')), msg.substring(msg.indexOf(' ') + 1));
+        }
+    }
+
+    /** The measure section's noise guards: {@code maxCv}, {@code maxRetakes}, {@code finalists}. */
+    private static Fidelity fidelity(JsonNode n) {
+        Fidelity d = Fidelity.DEFAULTS;
+        if (n == null || !n.isObject()) return d;
+        try {
+            return new Fidelity(number(n, "maxCv", d.maxCv()), integer(n, "maxRetakes", d.maxRetakes(), 0, 10, "measure."),
+                    integer(n, "finalists", d.finalists(), 0, 100, "measure."));
         } catch (SpecException e) {
             throw e;
         } catch (IllegalArgumentException e) {

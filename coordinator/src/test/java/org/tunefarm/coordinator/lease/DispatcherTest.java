@@ -50,7 +50,7 @@ class DispatcherTest {
             space: {a: [4, 5, 6], b: [10, 11], mode: [fast, slow]}
             constraints: ['a + b <= 15']
             strategy: {name: exhaustive, budget: 0}
-            measure: {timeoutMs: 1000}
+            measure: {timeoutMs: 1000, finalists: 0}
             batchSize: 4
             """;
 
@@ -88,7 +88,7 @@ class DispatcherTest {
 
     static Measurement measured(Lease l, Lease.Candidate c, Status status, Stats stats) {
         return new Measurement(l.sweepId(), l.key(), c.index(), c.params(), status, stats, status == Status.OK ? 0.0 : null,
-                SensorReading.NONE, SensorReading.NONE, "", l.agentId(), CLASS, 1000, 1001, 0);
+                SensorReading.NONE, SensorReading.NONE, "", l.agentId(), CLASS, 1000, 1001, 0, l.round());
     }
 
     /** What the farm does with a report: check, append what is new, then tell the dispatcher. */
@@ -392,5 +392,61 @@ class DispatcherTest {
         reportAll(next);
         assertNull(dispatcher.pull("a2").lease());
         assertTrue(sweep.done(now), "the sweep finishes");
+    }
+
+    @Test
+    void finalistsAreReMeasuredInterleavedOnOneBoardThenOnASecondAndTheSweepWaitsForRoundOne() {
+        start(SPEC.replace("finalists: 0", "finalists: 2"), HEARTBEAT_MS);
+        register("a1");
+        register("a2");
+        // Explore everything: the baseline and the six valid points.
+        while (true) {
+            Work w = dispatcher.pull("a1");
+            if (w.lease() == null || w.lease().round() > 0) {
+                assertNotNull(w.lease(), "finalists follow exploring");
+                Lease r1 = w.lease();
+                assertEquals(1, r1.round());
+                assertTrue(r1.interleaved());
+                assertEquals(2, r1.candidates().size());
+                // The two fastest first-round points (sleep: the shortest sleeps).
+                List<Long> fastest = store.values().stream().filter(m -> m.index() >= 0)
+                        .sorted(java.util.Comparator.comparingDouble((Measurement m) -> m.stats().medianNs()).thenComparingLong(Measurement::index))
+                        .limit(2).map(Measurement::index).toList();
+                assertEquals(fastest, indices(r1));
+                assertFalse(sweep.done(now), "not done while round 1 is out");
+                assertNull(sweep.search(CLASS, KEY.id()).takeFinalists("a1", now), "round 2 goes to another board");
+                Lease r2 = pull("a2");
+                assertEquals(2, r2.round());
+                assertRefused("measurements[0].round", () -> dispatcher.check(new Report("a1", r1.leaseId(), List.of(ok(r2, r2.candidates().get(0)).inRound(0)).stream()
+                        .map(m -> new Measurement(m.sweepId(), m.key(), m.index(), m.params(), m.status(), m.stats(), m.maxError(), m.before(), m.after(), m.detail(),
+                                "a1", m.deviceClass(), 1, 2, 0, 0)).toList(), true)));
+                List<Measurement> fresh = reportAll(r1);
+                assertEquals(2, fresh.size(), "round records are new records");
+                assertFalse(sweep.done(now), "round 2 is still out");
+                reportAll(r2);
+                assertTrue(sweep.done(now));
+                assertEquals(7 + 4, store.size());
+                return;
+            }
+            reportAll(w.lease());
+        }
+    }
+
+    @Test
+    void anExpiredFinalistsLeaseIsLentAgain() {
+        start(SPEC.replace("finalists: 0", "finalists: 1"), HEARTBEAT_MS);
+        register("a1");
+        Lease l = pull("a1");
+        while (l.round() == 0) {
+            reportAll(l);
+            l = pull("a1");
+        }
+        assertEquals(1, l.round());
+        now = l.deadline() + 1;
+        dispatcher.tick();
+        register("a1");
+        Lease again = pull("a1");
+        assertEquals(1, again.round());
+        assertEquals(indices(l), indices(again));
     }
 }

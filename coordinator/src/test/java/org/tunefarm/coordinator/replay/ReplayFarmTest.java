@@ -98,7 +98,7 @@ class ReplayFarmTest {
                 kernel: %s
                 shapes: %s
                 strategy: {name: model, budget: %d}
-                measure: {minSamples: 1, minSampleMs: 0.01, maxWarmupMs: 0, timeoutMs: 10000}
+                measure: {minSamples: 1, minSampleMs: 0.01, maxWarmupMs: 0, timeoutMs: 10000, finalists: 0}
                 batchSize: %d
                 """.formatted(spec.op(), shapes, BUDGET, BATCH));
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250)).until(() -> {

@@ -26,6 +26,30 @@ final class CommandWorker implements Worker {
         this.cache = cache;
     }
 
+    /**
+     * A command kernel's program times its own repetitions, so finalists are interleaved by
+     * program run: each round runs every finalist once, and the outcomes are each one's runs merged.
+     */
+    @Override
+    public java.util.List<CandidateOutcome> measureInterleaved(KernelKey key, java.util.List<Map<String, Object>> params, MeasureSettings settings) {
+        int rounds = Math.max(1, Math.min(3, settings.minSamples()));
+        java.util.List<java.util.List<CandidateOutcome>> runs = new java.util.ArrayList<>();
+        for (int i = 0; i < params.size(); i++) runs.add(new java.util.ArrayList<>());
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < params.size(); i++) runs.get(i).add(measure(key, params.get(i), settings));
+        }
+        java.util.List<CandidateOutcome> out = new java.util.ArrayList<>();
+        for (java.util.List<CandidateOutcome> rs : runs) out.add(merged(rs));
+        return out;
+    }
+
+    /** The first failure, or one OK outcome whose samples are all rounds' medians. */
+    private static CandidateOutcome merged(java.util.List<CandidateOutcome> rounds) {
+        for (CandidateOutcome o : rounds) if (o.status() != Status.OK) return o;
+        double[] medians = rounds.stream().mapToDouble(o -> o.stats().medianNs()).toArray();
+        return CandidateOutcome.ok(org.tunefarm.measure.Stats.of(medians, 1), rounds.get(0).maxError() == null ? 0 : rounds.get(0).maxError());
+    }
+
     @Override
     public CandidateOutcome measure(KernelKey key, Map<String, Object> params, MeasureSettings settings) {
         CommandKernel k = kernels.get(key.op());

@@ -1,0 +1,140 @@
+package org.tunefarm.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.tunefarm.agent.harness.CandidateOutcome;
+import org.tunefarm.agent.harness.Harness;
+import org.tunefarm.agent.kernels.KernelFamilies;
+import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.measure.Status;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tunefarm bench kernels}: for each GEMM case (shape x threads), in one process and close
+ * together in time: naive i-j-k, the family default, the tuned point (a quick search, or a
+ * table), EJML, OpenBLAS and the theoretical peak. All Java variants go through the same
+ * in-process harness; OpenBLAS through a C program that times it the same way. Figures are medians.
+ */
+@Command(name = "kernels", mixinStandardHelpOptions = true,
+        description = "GEMM: naive, default, tuned, EJML, OpenBLAS and peak, side by side; conv when a conv2d family exists.")
+final class KernelsCommand implements Callable<Integer> {
+
+    @Option(names = "--quick", description = "Small shapes and few samples: a smoke test, not a measurement.")
+    boolean quick;
+
+    @Option(names = "--table", description = "Take tuned points from this exported table instead of searching.")
+    Path table;
+
+    @Option(names = "--budget", description = "Points the quick search measures per case (default: ${DEFAULT-VALUE}).", defaultValue = "24")
+    int budget;
+
+    @Option(names = "--seed", description = "Seed of the search and of the inputs (default: ${DEFAULT-VALUE}).", defaultValue = "7")
+    long seed;
+
+    private final KernelFamily gemm = KernelFamilies.get("gemm");
+    private final ReferenceGemmFamily reference = new ReferenceGemmFamily();
+    // One harness per family: each keeps the last workload, so a case's inputs are built once.
+    private final Harness gemmHarness = Harness.create();
+    private final Harness referenceHarness = Harness.create();
+
+    @Override public Integer call() throws IOException {
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<int[]> shapes = quick ? List.of(new int[] {64, 64, 64}, new int[] {1, 256, 256})
+                : List.of(new int[] {512, 512, 512}, new int[] {1024, 1024, 1024}, new int[] {1, 4096, 4096});
+        MeasureSettings full = quick ? new MeasureSettings(3, 1.0, 100, 0.1, 30_000, seed) : MeasureSettings.DEFAULTS.withSeed(seed);
+        MeasureSettings brief = quick ? full : new MeasureSettings(5, 5.0, 300, 0.1, 30_000, seed);
+        // The naive loop takes seconds per call at 1024^3: few samples, a long timeout.
+        MeasureSettings slow = full.withMinSamples(3).withMaxWarmupMs(0).withTimeoutMs(300_000);
+        int searchBudget = quick ? 3 : budget;
+
+        Peak peak = Peak.measure();
+        System.out.println("peak: " + peak.describe());
+        OpenBlas blas = OpenBlas.find();
+        System.out.println(blas.missing() == null ? "openblas: cblas_sgemm via a C program (gcc, libopenblas)" : "openblas: omitted, " + blas.missing());
+        TunedPoints tuned = table != null ? TunedPoints.fromTable(table) : null;
+        TunedSearch search = new TunedSearch(gemm, gemmHarness, System.out::println);
+
+        List<Map<String, Object>> cases = new ArrayList<>();
+        for (int[] s : shapes) {
+            Double naive = null;
+            for (int threads = 1; threads <= Math.min(2, cores); threads++) {
+                KernelKey key = GemmPoint.key(s[0], s[1], s[2]);
+                KernelKey refKey = ReferenceGemmFamily.key(s[0], s[1], s[2]);
+                double flops = 2.0 * s[0] * s[1] * s[2];
+                Map<String, Object> point = tuned != null ? tuned.point(key, threads)
+                        : search.run(key, cores, threads, searchBudget, seed + threads, brief, full);
+                // Measured back to back, so drift on this shared machine touches them alike.
+                if (threads == 1) naive = gflops(flops, referenceHarness.measure(reference, refKey, Map.of("impl", "naive", "threads", 1), slow));
+                Double def = gflops(flops, gemmHarness.measure(gemm, key, gemm.spec().defaultConfig(key, cores), full));
+                Double tunedG = point == null ? null : gflops(flops, gemmHarness.measure(gemm, key, point, full));
+                Double ejml = gflops(flops, referenceHarness.measure(reference, refKey,
+                        Map.of("impl", threads == 1 ? "ejml" : "ejml-mt", "threads", threads), full));
+                Double openblas = blas.missing() != null ? null : flops / blas.medianNs(s[0], s[1], s[2], threads, full.minSamples(), full.minSampleMs());
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("case", "gemm " + s[0] + "x" + s[1] + "x" + s[2] + " t" + threads);
+                c.put("naiveGflops", r(naive));
+                c.put("defaultGflops", r(def));
+                c.put("tunedGflops", r(tunedG));
+                c.put("tunedPoint", point == null ? null : GemmPoint.name(point));
+                c.put("ejmlGflops", r(ejml));
+                c.put("openblasGflops", r(openblas));
+                c.put("peakGflops", r(peak.gflops(threads)));
+                c.put("tunedOverOpenblas", ratio(tunedG, openblas));
+                c.put("tunedOverEjml", ratio(tunedG, ejml));
+                cases.add(c);
+                System.out.printf(Locale.ROOT, "%-24s naive %7s  default %7s  tuned %7s  ejml %7s  openblas %7s  peak %6.0f  GFLOP/s   tuned/openblas %s  tuned/ejml %s%n",
+                        c.get("case"), c.get("naiveGflops"), c.get("defaultGflops"), c.get("tunedGflops"), c.get("ejmlGflops"),
+                        c.get("openblasGflops"), peak.gflops(threads), c.get("tunedOverOpenblas"), c.get("tunedOverEjml"));
+            }
+        }
+        boolean conv = KernelFamilies.all().stream().anyMatch(f -> f.spec().op().equals("conv2d"));
+        System.out.println(conv ? "conv: a conv2d family exists, but the MobileNetV2 comparison is not wired into this bench yet; skipped"
+                : "conv: skipped, this build has no conv2d kernel family");
+
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("bench", "kernels");
+        json.put("peak", peak.describe());
+        json.put("openblas", blas.missing() == null ? "cblas_sgemm" : "omitted: " + blas.missing());
+        json.put("tunedFrom", table != null ? "table " + table : "quick search, budget " + searchBudget + " per case");
+        json.put("cases", cases);
+        json.put("gemmTunedOverOpenblasMin", min(cases, "tunedOverOpenblas"));
+        json.put("convTunedOverIm2colOpenblasGeomean", null);
+        json.put("tunedOverEjmlMin", min(cases, "tunedOverEjml"));
+        JsonLine.print(json);
+        return 0;
+    }
+
+    private static Double gflops(double flops, CandidateOutcome o) {
+        if (o.status() != Status.OK) {
+            System.out.println("  failed: " + o.status() + " " + o.detail());
+            return null;
+        }
+        return flops / o.stats().medianNs();
+    }
+
+    private static Double ratio(Double a, Double b) {
+        return a == null || b == null || b == 0 ? null : r(a / b);
+    }
+
+    private static Double r(Double v) {
+        return v == null ? null : Math.round(v * 100) / 100.0;
+    }
+
+    private static Double min(List<Map<String, Object>> cases, String field) {
+        Double m = null;
+        for (Map<String, Object> c : cases) {
+            if (!(c.get(field) instanceof Double d)) return null; // a missing ratio makes the minimum unknown
+            m = m == null ? d : Math.min(m, d);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,100 @@
+package org.tunefarm.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A small C program shipped as a resource, compiled with gcc into a temporary folder and run
+ * with argv (never through a shell). {@link #compile} says why it cannot be built, instead of
+ * throwing, so a bench can report and skip what this machine lacks.
+ */
+final class NativeProgram {
+
+    /** Where Debian's libopenblas-dev puts the CBLAS header (multiarch include folder). */
+    static final List<Path> CBLAS_HEADERS = List.of(Path.of("/usr/include/x86_64-linux-gnu/cblas.h"),
+            Path.of("/usr/include/aarch64-linux-gnu/cblas.h"), Path.of("/usr/include/openblas/cblas.h"), Path.of("/usr/include/cblas.h"));
+
+    private final Path binary;
+
+    private NativeProgram(Path binary) {
+        this.binary = binary;
+    }
+
+    /** The outcome of building: the program, or why there is none. */
+    record Built(NativeProgram program, String missing) {}
+
+    /**
+     * Compiles {@code native/<name>.c} with {@code gcc -O2 <flags>}. {@code libs} are linker
+     * flags placed after the source, as the linker wants.
+     */
+    static Built compile(String name, List<String> flags, List<String> libs) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("tunefarm-bench-");
+            dir.toFile().deleteOnExit();
+            Path source = dir.resolve(name + ".c");
+            try (InputStream in = NativeProgram.class.getResourceAsStream("/native/" + name + ".c")) {
+                if (in == null) return new Built(null, "resource native/" + name + ".c is missing from the bench jar");
+                Files.write(source, in.readAllBytes());
+            }
+            Path binary = dir.resolve(name);
+            List<String> argv = new ArrayList<>(List.of("gcc", "-O2", "-march=native"));
+            argv.addAll(flags);
+            argv.addAll(List.of("-o", binary.toString(), source.toString()));
+            argv.addAll(libs);
+            String[] result = exec(argv, 120);
+            if (result == null) return new Built(null, "gcc is not installed");
+            if (!result[0].equals("0")) return new Built(null, "gcc failed: " + tail(result[1]));
+            binary.toFile().deleteOnExit();
+            source.toFile().deleteOnExit();
+            return new Built(new NativeProgram(binary), null);
+        } catch (IOException e) {
+            return new Built(null, "cannot build " + name + ": " + e.getMessage());
+        }
+    }
+
+    /** Runs the program; returns its stdout, or throws with its exit code and output. */
+    String run(List<String> args, long timeoutSeconds) throws IOException {
+        List<String> argv = new ArrayList<>();
+        argv.add(binary.toString());
+        argv.addAll(args);
+        String[] result = exec(argv, timeoutSeconds);
+        if (result == null || !result[0].equals("0")) {
+            throw new IOException(binary.getFileName() + " " + args + " failed: " + (result == null ? "not runnable" : "exit " + result[0] + ": " + tail(result[1])));
+        }
+        return result[1].strip();
+    }
+
+    /** {exit code, stdout and stderr}, or null when the executable does not exist. */
+    private static String[] exec(List<String> argv, long timeoutSeconds) throws IOException {
+        Process p;
+        try {
+            p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        } catch (IOException notFound) {
+            return null;
+        }
+        try {
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return new String[] {"timeout", new String(out, StandardCharsets.UTF_8)};
+            }
+            return new String[] {String.valueOf(p.exitValue()), new String(out, StandardCharsets.UTF_8)};
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    private static String tail(String s) {
+        String t = s.strip();
+        return t.length() > 400 ? "…" + t.substring(t.length() - 400) : t;
+    }
+}

@@ -1,0 +1,101 @@
+package org.tunefarm.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.tunefarm.agent.harness.CandidateOutcome;
+import org.tunefarm.agent.harness.Harness;
+import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.kernel.GemmSpec;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.measure.Status;
+import org.tunefarm.space.SearchSpace;
+
+/**
+ * The quick search {@code bench kernels} runs when it is not given a table: the vector part of the
+ * GEMM space at a fixed thread count, a few known-good starting points plus a seeded random
+ * sample, each measured briefly in this JVM; the best few are measured again with the full
+ * settings and the fastest of those is the tuned point. A stand-in for a farm sweep, not a
+ * replacement: it sees a few dozen of the space's points.
+ */
+final class TunedSearch {
+
+    /** Measured again with the full settings: enough to undo a lucky quick measurement. */
+    static final int FINALISTS = 3;
+
+    private final KernelFamily family;
+    private final Harness harness;
+    private final Consumer<String> log;
+
+    TunedSearch(KernelFamily family, Harness harness, Consumer<String> log) {
+        this.family = family;
+        this.harness = harness;
+        this.log = log;
+    }
+
+    /** The vector points at {@code threads} threads: where the fast kernels are. */
+    static SearchSpace space(KernelKey key, int cores, int threads) {
+        return new GemmSpec().space(key, cores).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
+    }
+
+    /** Hand-picked points that were fast on AVX2 and AVX-512 machines, kept where valid in the space. */
+    static List<Map<String, Object>> startingPoints(SearchSpace space, KernelKey key, int threads) {
+        List<Map<String, Object>> picks = new ArrayList<>();
+        if (key.dim("M") == 1) {
+            picks.add(GemmPoint.vector(16, 4096, 256, 1, 4, 0, 0, threads));
+            picks.add(GemmPoint.vector(16, 1024, 256, 1, 2, 0, 0, threads));
+            picks.add(GemmPoint.vector(16, 4096, 1024, 1, 4, 0, 0, threads));
+        } else {
+            for (int[] tile : new int[][] {{4, 3}, {6, 2}, {6, 4}, {8, 3}, {8, 2}}) {
+                picks.add(GemmPoint.vector(64, 512, 256, tile[0], tile[1], 1, 1, threads));
+                picks.add(GemmPoint.vector(128, 1024, 256, tile[0], tile[1], 1, 1, threads));
+            }
+        }
+        List<Map<String, Object>> valid = new ArrayList<>();
+        for (Map<String, Object> p : picks) {
+            try {
+                if (space.isValid(space.index(p))) valid.add(space.config(space.index(p)));
+            } catch (IllegalArgumentException notInDomain) {
+                // a tile this shape's domain does not have
+            }
+        }
+        return valid;
+    }
+
+    /** The fastest point found within {@code budget} quick measurements; null when every point failed. */
+    Map<String, Object> run(KernelKey key, int cores, int threads, int budget, long seed, MeasureSettings quick, MeasureSettings full) {
+        SearchSpace space = space(key, cores, threads);
+        LinkedHashSet<Map<String, Object>> points = new LinkedHashSet<>(startingPoints(space, key, threads));
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int misses = 0; points.size() < budget && misses < 1000; ) {
+            var i = space.sample(random, 10_000);
+            if (i.isEmpty()) break;
+            if (!points.add(space.config(i.getAsLong()))) misses++;
+        }
+        Map<Map<String, Object>, Double> quickMedians = new LinkedHashMap<>();
+        for (Map<String, Object> p : points.stream().limit(budget).toList()) {
+            CandidateOutcome o = harness.measure(family, key, p, quick);
+            if (o.status() == Status.OK) quickMedians.put(p, o.stats().medianNs());
+        }
+        List<Map<String, Object>> finalists = quickMedians.entrySet().stream().sorted(Map.Entry.comparingByValue())
+                .limit(FINALISTS).map(Map.Entry::getKey).toList();
+        Map<String, Object> best = null;
+        double bestNs = Double.MAX_VALUE;
+        for (Map<String, Object> p : finalists) {
+            CandidateOutcome o = harness.measure(family, key, p, full);
+            if (o.status() == Status.OK && o.stats().medianNs() < bestNs) {
+                bestNs = o.stats().medianNs();
+                best = p;
+            }
+        }
+        log.accept(String.format(java.util.Locale.ROOT, "  search %s t%d: %d points measured, best %s",
+                key.id(), threads, quickMedians.size(), best == null ? "none" : GemmPoint.name(best)));
+        return best;
+    }
+
+}

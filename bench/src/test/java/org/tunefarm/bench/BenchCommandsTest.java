@@ -1,0 +1,50 @@
+package org.tunefarm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.tunefarm.protocol.Protocol;
+import picocli.CommandLine;
+
+/** The benches' smoke modes: each prints, last, a JSON line with the documented fields (values not checked). */
+class BenchCommandsTest {
+
+    private static JsonNode lastLine(String... args) throws Exception {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream capture = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            code = new CommandLine(new BenchMain()).execute(args);
+        } finally {
+            System.setOut(saved);
+        }
+        String out = buffer.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, out);
+        List<String> lines = out.lines().filter(l -> !l.isBlank()).toList();
+        return Protocol.JSON.readTree(lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void fidelityQuickEndsWithItsJsonLine() throws Exception {
+        // In this JVM: the test's class path is not a runnable worker class path under every runner.
+        JsonNode j = lastLine("fidelity", "--quick", "--in-process");
+        for (String f : List.of("kendallTau", "medianCv", "maxRankShift", "maxCv", "points", "failures")) assertTrue(j.has(f), f + " in " + j);
+    }
+
+    @Test
+    void kernelsQuickEndsWithItsJsonLine() throws Exception {
+        JsonNode j = lastLine("kernels", "--quick");
+        for (String f : List.of("gemmTunedOverOpenblasMin", "convTunedOverIm2colOpenblasGeomean", "tunedOverEjmlMin", "cases")) assertTrue(j.has(f), f + " in " + j);
+        assertTrue(j.get("cases").size() > 0);
+        for (JsonNode c : j.get("cases")) {
+            for (String f : List.of("tunedGflops", "openblasGflops", "ejmlGflops", "defaultGflops", "peakGflops")) assertTrue(c.has(f), f + " in " + c);
+        }
+    }
+}
