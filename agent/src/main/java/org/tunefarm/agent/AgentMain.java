@@ -8,6 +8,7 @@ import org.tunefarm.agent.device.ProfileReader;
 import org.tunefarm.agent.harness.Batch;
 import org.tunefarm.agent.harness.BatchCandidate;
 import org.tunefarm.agent.harness.BatchRunner;
+import org.tunefarm.agent.harness.CandidateCheck;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
 import org.tunefarm.agent.sensors.Sensors;
@@ -36,7 +37,9 @@ public final class AgentMain {
         Sensors sensors = Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
         List<String> families = KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList();
         LOG.info(() -> "agent " + config.agentId() + " on " + profile.cpuModel() + " (device class " + profile.deviceClass() + "), families " + families);
-        BatchRunner runner = new BatchRunner(WorkerCommand.current()::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
+        // The agent runs its own families only, on parameters it has checked against their spaces itself.
+        CandidateCheck check = CandidateCheck.against(op -> KernelFamilies.get(op).spec(), profile.logicalCores());
+        BatchRunner runner = new BatchRunner(WorkerCommand.current()::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
         LeaseRunner leases = (lease, each) -> runner.run(new Batch(lease.sweepId(), lease.key(),
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure()), each);
         Agent agent = new Agent(config, profile, families, leases, sensors::read);

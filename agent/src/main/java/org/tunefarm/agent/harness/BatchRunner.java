@@ -10,11 +10,14 @@ import java.util.function.Supplier;
 import org.tunefarm.agent.sensors.Sensors;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.SensorReading;
+import org.tunefarm.measure.Status;
 
 /**
  * Runs a batch on a fresh worker, in a seeded shuffled order so that drift (heat, other load)
  * spreads over all candidates instead of penalising the last ones, and reports each measurement as
- * it finishes. Crashes and timeouts are measurements too; the batch carries on.
+ * it finishes. Crashes and timeouts are measurements too; the batch carries on. What the lease asks
+ * for is checked first ({@link CandidateCheck}): a candidate outside its family's space is recorded
+ * INVALID and never reaches the worker.
  */
 public final class BatchRunner {
 
@@ -23,17 +26,25 @@ public final class BatchRunner {
     private final String agentId;
     private final String deviceClass;
     private final Clock clock;
+    private final CandidateCheck check;
+
+    /** A runner that runs whatever the batch names: for tests of families without a declared space. */
+    public BatchRunner(Supplier<Worker> workers, Sensors sensors, String agentId, String deviceClass, Clock clock) {
+        this(workers, sensors, agentId, deviceClass, clock, CandidateCheck.NONE);
+    }
 
     /**
      * @param workers     makes the worker for one batch; it is closed when the batch ends
      * @param sensors     read before and after each candidate
+     * @param check       what may run at all; a refused candidate is recorded INVALID without running
      */
-    public BatchRunner(Supplier<Worker> workers, Sensors sensors, String agentId, String deviceClass, Clock clock) {
+    public BatchRunner(Supplier<Worker> workers, Sensors sensors, String agentId, String deviceClass, Clock clock, CandidateCheck check) {
         this.workers = workers;
         this.sensors = sensors;
         this.agentId = agentId;
         this.deviceClass = deviceClass;
         this.clock = clock;
+        this.check = check;
     }
 
     /** The run order of a batch: positions into its candidate list, shuffled by {@code seed}. */
@@ -58,7 +69,9 @@ public final class BatchRunner {
                 BatchCandidate c = batch.candidates().get(order.get(position));
                 SensorReading before = read();
                 long startedAt = clock.millis();
-                CandidateOutcome outcome = worker.measure(batch.key(), c.params(), batch.settings());
+                String refusal = check.refusal(batch.key(), c.params());
+                CandidateOutcome outcome = refusal != null ? CandidateOutcome.failed(Status.INVALID, refusal)
+                        : worker.measure(batch.key(), c.params(), batch.settings());
                 long finishedAt = clock.millis();
                 // An interrupted worker answers CRASH; that is a cancelled batch, not the kernel's fault.
                 if (Thread.currentThread().isInterrupted()) break;
