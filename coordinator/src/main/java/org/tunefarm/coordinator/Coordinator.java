@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.api.ApiVerticle;
 import org.tunefarm.coordinator.bridge.AgentBridge;
+import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.store.RecordLog;
 import org.tunefarm.coordinator.store.SweepLog;
@@ -30,6 +31,7 @@ public final class Coordinator implements AutoCloseable {
     private RecordLog records;
     private AgentBridge bridge;
     private ApiVerticle api;
+    private final Refusals refusals = new Refusals();
 
     public Coordinator(CoordinatorConfig config) {
         this.config = config;
@@ -48,9 +50,9 @@ public final class Coordinator implements AutoCloseable {
         records = new RecordLog(config.dataDir().resolve("records.jsonl"));
         SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
         await(vertx.deployVerticle(new FarmVerticle(records, sweeps, config.heartbeatMs())));
-        bridge = new AgentBridge(vertx, config.token());
+        bridge = new AgentBridge(vertx, config.token(), config.door(), refusals);
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
-        api = new ApiVerticle(config.httpHost(), config.httpPort(), config.adminToken());
+        api = new ApiVerticle(config, refusals);
         await(vertx.deployVerticle(api));
         return this;
     }
@@ -72,6 +74,15 @@ public final class Coordinator implements AutoCloseable {
 
     public int httpPort() {
         return api.actualPort();
+    }
+
+    public int bridgePort() {
+        return bridge.actualPort();
+    }
+
+    /** What the bridge and REST refused since start, by kind. */
+    public Refusals refusals() {
+        return refusals;
     }
 
     public CoordinatorConfig config() {
