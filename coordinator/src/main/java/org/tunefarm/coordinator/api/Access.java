@@ -23,12 +23,17 @@ final class Access {
     Access(CoordinatorConfig config) {
         admin = config.adminToken().getBytes(StandardCharsets.UTF_8);
         read = config.door().readToken().getBytes(StandardCharsets.UTF_8);
-        writesOpen = admin.length == 0 && config.httpOnLoopback();
+        writesOpen = writesOpen(config);
         if (admin.length == 0 && !writesOpen) {
             LOG.warning("REST listens on " + config.httpHost() + " without an adminToken: every write is refused until one is configured");
         } else if (writesOpen) {
             LOG.info("no adminToken: REST writes are open, which is allowed because REST listens on loopback only");
         }
+    }
+
+    /** Whether writes need no token: only with no admin token, and REST on loopback. */
+    static boolean writesOpen(CoordinatorConfig config) {
+        return config.adminToken().isEmpty() && config.httpOnLoopback();
     }
 
     /** A handler for write routes: passes on, or answers 401. */
