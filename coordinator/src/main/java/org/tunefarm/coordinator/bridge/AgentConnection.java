@@ -25,15 +25,14 @@ import org.tunefarm.protocol.Protocol;
  * cannot be sidestepped by lying about the id.
  *
  * <p>Refusals: a broken stream (bad length, late frame, not JSON, not an object) or a wrong token
- * closes the connection; anything else gets an {@code err} frame and the connection stays, until
- * it has been refused {@value #MAX_REFUSALS} times.
+ * closes the connection; anything else gets an {@code err} frame and the connection stays, so an
+ * honest agent told its lease expired carries on.
  */
 final class AgentConnection {
     /** Longer than any honest request takes: a report waits for an fsync. */
     static final long REQUEST_TIMEOUT_MS = 30_000;
     /** An agent has a heartbeat and one pull or report out at a time; a few more is slack. */
     static final int MAX_IN_FLIGHT = 16;
-    static final int MAX_REFUSALS = 64;
     /** An agent registers right after connecting; a connection that does not is closed. */
     static final long REGISTER_WITHIN_MS = 60_000;
     private static final int MAX_REPLY_ADDRESS = 256;
@@ -49,7 +48,6 @@ final class AgentConnection {
     private Context context;
     private String agentId;
     private int inFlight;
-    private int refusals;
     private long frameTimer = -1;
     private long registerTimer;
     private boolean closed;
@@ -193,7 +191,6 @@ final class AgentConnection {
     private void refuse(String replyAddress, int code, String kind, String message) {
         counted(kind, message);
         write(Frames.refusal(replyAddress, code, message));
-        if (++refusals >= MAX_REFUSALS) close("too-many-refusals", "refused " + refusals + " frames");
     }
 
     private void counted(String kind, String message) {
