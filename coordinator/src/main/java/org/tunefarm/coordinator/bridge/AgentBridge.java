@@ -27,7 +27,7 @@ import org.tunefarm.coordinator.door.Refusals;
  * outside. Putting a guard in front of it (a second server that checks frames and forwards them
  * to the bridge on a loopback port) would parse every frame twice, leave that inner port open to
  * every local process, and still need per-connection state for the agent binding. The protocol is
- * small enough that serving it directly is less code than guarding it: about 300 lines, with a
+ * small enough that serving it directly is less code than guarding it: a few hundred lines, with a
  * hard frame limit, a frame timer, strict JSON, no client-chosen delivery options, and the
  * binding, all in one place.
  */
