@@ -65,7 +65,7 @@ public final class Agent {
         int next = 0;
         while (!stopping) {
             String target = config.coordinators().get(next++ % config.coordinators().size());
-            BridgeClient link = new BridgeClient(vertx, config.token());
+            BridgeClient link = new BridgeClient(vertx, config.token(), config.tls());
             try {
                 String[] hp = target.split(":");
                 await(link.connect(hp[0], Integer.parseInt(hp[1]), 5_000));

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.tunefarm.agent.kernels.command.CommandKernel;
 import org.tunefarm.agent.kernels.command.CommandKernelReader;
+import org.tunefarm.agent.link.LinkTls;
 
 /**
  * An agent's settings: from its config file ({@code --config}, YAML or JSON, see
@@ -23,16 +24,18 @@ import org.tunefarm.agent.kernels.command.CommandKernelReader;
  * @param agentId        stable across restarts, so a rebooted board carries on as itself
  * @param commandKernels kernels this board builds and runs itself; only the config file declares them
  * @param spaces         folder of Kernel Tuner cache files to serve as {@code replay.*} kernels; null for none
+ * @param tls            TLS to the coordinators, or null for plain TCP
  */
 public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels,
-                          List<CommandKernel> commandKernels, Path spaces) {
+                          List<CommandKernel> commandKernels, Path spaces, LinkTls tls) {
 
-    /** Without command kernels or replayed spaces. */
+    /** Without command kernels, replayed spaces or TLS. */
     public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
-        this(coordinators, token, agentId, labels, List.of(), null);
+        this(coordinators, token, agentId, labels, List.of(), null, null);
     }
 
-    static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] --token TOKEN [--id ID] [--label KEY=VALUE]... [--spaces DIR]";
+    static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] --token TOKEN [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
+            + " [--tls] [--trust PEM-FILE]";
     private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "id", "labels", "commandKernels");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -43,6 +46,8 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         Map<String, String> labels = new LinkedHashMap<>();
         List<CommandKernel> kernels = List.of();
         Path spaces = null;
+        boolean tls = false;
+        Path trust = null;
         // The file first, wherever --config stands, so every flag overrides it.
         for (int i = 0; i + 1 < args.length; i++) {
             if (!args[i].equals("--config")) continue;
@@ -67,6 +72,10 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) throw new IllegalArgumentException(USAGE);
+            if (a.equals("--tls")) {
+                tls = true;
+                continue;
+            }
             if (i + 1 >= args.length) throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
             String v = args[++i];
             switch (a) {
@@ -81,6 +90,10 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
                     if (eq <= 0) throw new IllegalArgumentException("--label: '" + v + "' is not KEY=VALUE");
                     labels.put(v.substring(0, eq), v.substring(eq + 1));
                 }
+                case "--trust" -> {
+                    trust = Path.of(v);
+                    tls = true;
+                }
                 case "--spaces" -> {
                     spaces = Path.of(v).toAbsolutePath().normalize();
                     if (!Files.isDirectory(spaces)) throw new IllegalArgumentException("--spaces: " + v + " is not a folder");
@@ -92,7 +105,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         if (coordinators.isEmpty()) throw new IllegalArgumentException("--coordinator is required\n" + USAGE);
         if (token == null || token.isEmpty()) throw new IllegalArgumentException("--token (or TUNEFARM_TOKEN) is required\n" + USAGE);
         if (id == null) id = defaultId();
-        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces);
+        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null);
     }
 
     private static JsonNode load(Path file) {

@@ -9,6 +9,7 @@ import org.tunefarm.agent.device.ProfileReader;
 import org.tunefarm.agent.harness.Batch;
 import org.tunefarm.agent.harness.BatchCandidate;
 import org.tunefarm.agent.harness.BatchRunner;
+import org.tunefarm.agent.harness.CandidateCheck;
 import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
@@ -54,12 +55,15 @@ public final class AgentMain {
         List<String> families = new ArrayList<>(KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList());
         families.addAll(commands.names());
         LOG.info(() -> "agent " + config.agentId() + " on " + profile.cpuModel() + " (device class " + profile.deviceClass() + "), families " + families);
+        // The agent runs its own families only, on parameters it has checked against their spaces itself.
+        CandidateCheck check = CandidateCheck.against(op -> commands.has(op) ? commands.spec(op) : KernelFamilies.get(op).spec(),
+                profile.logicalCores());
         // One seam, three kinds of worker: built-in families in a worker JVM, command kernels from
         // here, and replayed candidates in process (they run no code, so there is nothing to contain,
         // and a fresh worker per lease would only re-read the cache file).
-        BatchRunner inJvm = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
-        BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
-        BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC());
+        BatchRunner inJvm = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
+        BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
+        BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
         LeaseRunner leases = (lease, each) -> (commands.has(lease.key().op()) ? byCommand
                 : lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : inJvm).run(new Batch(lease.sweepId(), lease.key(),
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.api.ApiVerticle;
 import org.tunefarm.coordinator.bridge.AgentBridge;
+import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
@@ -34,6 +35,7 @@ public final class Coordinator implements AutoCloseable {
     private AgentBridge bridge;
     private ApiVerticle api;
     private Leadership leadership;
+    private final Refusals refusals = new Refusals();
 
     public Coordinator(CoordinatorConfig config) {
         this.config = config;
@@ -59,9 +61,9 @@ public final class Coordinator implements AutoCloseable {
         leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(),
                 () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs()));
         await(leadership.start());
-        bridge = new AgentBridge(vertx, config.token());
+        bridge = new AgentBridge(vertx, config.token(), config.door(), refusals);
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
-        api = new ApiVerticle(config.httpHost(), config.httpPort(), config.adminToken(), this::leading);
+        api = new ApiVerticle(config, refusals, this::leading);
         await(vertx.deployVerticle(api));
         return this;
     }
@@ -89,6 +91,15 @@ public final class Coordinator implements AutoCloseable {
 
     public int httpPort() {
         return api.actualPort();
+    }
+
+    public int bridgePort() {
+        return bridge.actualPort();
+    }
+
+    /** What the bridge and REST refused since start, by kind. */
+    public Refusals refusals() {
+        return refusals;
     }
 
     public CoordinatorConfig config() {

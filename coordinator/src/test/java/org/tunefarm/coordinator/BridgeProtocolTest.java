@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,8 +52,7 @@ class BridgeProtocolTest {
     static final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll static void start() throws Exception {
-        config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(TOKEN, "")
-                .withClusterName("test-" + java.util.UUID.randomUUID());
+        config = TestFarm.config(data).withTokens(TOKEN, "");
         coordinator = new Coordinator(config).start();
         vertx = Vertx.vertx();
     }
@@ -152,7 +150,8 @@ class BridgeProtocolTest {
 
     @Test void unversionedMessageIsRefused() throws Exception {
         BridgeClient c = connect(TOKEN);
-        Exception e = assertThrows(Exception.class, () -> await(c.request(Protocol.PULL, new JsonObject().put("agentId", "x"), 3000)));
+        await(c.request(Protocol.REGISTER, new Register("u1", profile(), List.of("sleep")), 5000));
+        Exception e = assertThrows(Exception.class, () -> await(c.request(Protocol.PULL, Map.of("agentId", "u1"), 3000)));
         assertTrue(e.getMessage().contains("v:"), e.getMessage());
         await(c.close());
     }

@@ -47,6 +47,11 @@ public record DeviceProfile(
         List<String> gpus,
         Map<String, String> labels) {
 
+    /** More hardware threads than any machine has. */
+    public static final int MAX_CORES = 16_384;
+    /** Longer than any CPU model, OS or vendor name. */
+    public static final int MAX_TEXT = 256;
+
     public DeviceProfile {
         Objects.requireNonNull(cpuModel, "cpuModel");
         Objects.requireNonNull(microarchitecture, "microarchitecture");
@@ -56,7 +61,21 @@ public record DeviceProfile(
         if (physicalCores < 1) throw new IllegalArgumentException("physicalCores must be at least 1, got " + physicalCores);
         if (logicalCores < physicalCores) throw new IllegalArgumentException("logicalCores (" + logicalCores + ") must be at least physicalCores (" + physicalCores + ")");
         if (Integer.bitCount(memoryGiB) != 1) throw new IllegalArgumentException("memoryGiB must be a power of two (a size class), got " + memoryGiB);
-        gpus = List.copyOf(Objects.requireNonNull(gpus, "gpus")).stream().sorted().toList();
+        // Bounds no real machine reaches: a profile sizes search spaces (threads 1..logicalCores) and is stored and shown.
+        if (logicalCores > MAX_CORES) throw new IllegalArgumentException("logicalCores must be at most " + MAX_CORES + ", got " + logicalCores);
+        for (String s : new String[] {cpuModel, microarchitecture, os, arch, jvmVendor}) {
+            if (s.length() > MAX_TEXT) throw new IllegalArgumentException("profile text longer than " + MAX_TEXT + " characters");
+        }
+        if (Objects.requireNonNull(gpus, "gpus").size() > 64 || Objects.requireNonNull(labels, "labels").size() > 64) {
+            throw new IllegalArgumentException("at most 64 gpus and 64 labels");
+        }
+        for (String g : gpus) if (g == null || g.length() > MAX_TEXT) throw new IllegalArgumentException("gpu names must be 1 to " + MAX_TEXT + " characters");
+        for (var e : labels.entrySet()) {
+            if (e.getKey() == null || e.getValue() == null || e.getKey().length() > MAX_TEXT || e.getValue().length() > MAX_TEXT) {
+                throw new IllegalArgumentException("labels must be non-null and at most " + MAX_TEXT + " characters");
+            }
+        }
+        gpus = List.copyOf(gpus).stream().sorted().toList();
         labels = java.util.Collections.unmodifiableMap(new TreeMap<>(Objects.requireNonNull(labels, "labels")));
     }
 

@@ -44,8 +44,11 @@ public final class Protocol {
     private Protocol() {}
 
     public static ObjectMapper configure(ObjectMapper m) {
+        // Type confusion is refused, not coerced: 3 is not a status, 1.5 is not a sample count.
         return m.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
                 .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true)
+                .configure(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS, true)
+                .configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false)
                 .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
     }
 

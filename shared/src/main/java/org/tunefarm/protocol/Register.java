@@ -17,6 +17,12 @@ public record Register(int v, String agentId, DeviceProfile profile, List<String
 
     public Register {
         commandKernels = commandKernels == null ? List.of() : List.copyOf(commandKernels);
+        if (families != null) {
+            if (families.size() > 64 || families.stream().anyMatch(f -> f == null || f.isEmpty() || f.length() > 64)) {
+                throw new IllegalArgumentException("families: at most 64 operation names of 1 to 64 characters");
+            }
+            families = List.copyOf(families);
+        }
     }
 
     public Register(String agentId, DeviceProfile profile, List<String> families) {

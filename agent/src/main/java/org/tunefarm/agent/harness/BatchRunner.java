@@ -15,7 +15,9 @@ import org.tunefarm.measure.Status;
 /**
  * Runs a batch on a fresh worker, in a seeded shuffled order so that drift (heat, other load)
  * spreads over all candidates instead of penalising the last ones, and reports each measurement as
- * it finishes. Crashes and timeouts are measurements too; the batch carries on.
+ * it finishes. Crashes and timeouts are measurements too; the batch carries on. What the lease asks
+ * for is checked first ({@link CandidateCheck}): a candidate outside its family's space is recorded
+ * INVALID and never reaches the worker.
  */
 public final class BatchRunner {
 
@@ -24,17 +26,25 @@ public final class BatchRunner {
     private final String agentId;
     private final String deviceClass;
     private final Clock clock;
+    private final CandidateCheck check;
+
+    /** A runner that runs whatever the batch names: for tests of families without a declared space. */
+    public BatchRunner(Supplier<Worker> workers, Sensors sensors, String agentId, String deviceClass, Clock clock) {
+        this(workers, sensors, agentId, deviceClass, clock, CandidateCheck.NONE);
+    }
 
     /**
      * @param workers     makes the worker for one batch; it is closed when the batch ends
      * @param sensors     read before and after each candidate
+     * @param check       what may run at all; a refused candidate is recorded INVALID without running
      */
-    public BatchRunner(Supplier<Worker> workers, Sensors sensors, String agentId, String deviceClass, Clock clock) {
+    public BatchRunner(Supplier<Worker> workers, Sensors sensors, String agentId, String deviceClass, Clock clock, CandidateCheck check) {
         this.workers = workers;
         this.sensors = sensors;
         this.agentId = agentId;
         this.deviceClass = deviceClass;
         this.clock = clock;
+        this.check = check;
     }
 
     /** The run order of a batch: positions into its candidate list, shuffled by {@code seed}. */
@@ -61,7 +71,10 @@ public final class BatchRunner {
                 BatchCandidate c = batch.candidates().get(order.get(position));
                 SensorReading before = read();
                 long startedAt = clock.millis();
-                CandidateOutcome outcome = worker.measure(batch.key(), c.params(), batch.settings());
+                // Refused before any code runs: an operation this agent lacks or a point outside its space.
+                String refusal = check.refusal(batch.key(), c.params());
+                CandidateOutcome outcome = refusal != null ? CandidateOutcome.failed(Status.INVALID, refusal)
+                        : worker.measure(batch.key(), c.params(), batch.settings());
                 // Too noisy to rank: measure again, on the same warm worker, before it can win.
                 int retakes = 0;
                 String firstCv = outcome.stats() == null ? "" : cv(outcome.stats().cv());
@@ -86,7 +99,17 @@ public final class BatchRunner {
 
     /** Finalists: one interleaved measurement of the whole group, in the shuffled order. */
     private int interleaved(Batch batch, List<Integer> order, Worker worker, Consumer<Measurement> onResult) {
-        List<BatchCandidate> group = order.stream().map(batch.candidates()::get).toList();
+        List<BatchCandidate> all = order.stream().map(batch.candidates()::get).toList();
+        for (BatchCandidate c : all) {
+            String refusal = check.refusal(batch.key(), c.params());
+            if (refusal != null) {
+                long now = clock.millis();
+                onResult.accept(new Measurement(batch.sweepId(), batch.key(), c.index(), c.params(), Status.INVALID, null, null,
+                        SensorReading.NONE, SensorReading.NONE, refusal, agentId, deviceClass, now, now, 0, batch.round()));
+            }
+        }
+        List<BatchCandidate> group = all.stream().filter(c -> check.refusal(batch.key(), c.params()) == null).toList();
+        if (group.isEmpty()) return all.size();
         SensorReading before = read();
         long startedAt = clock.millis();
         List<CandidateOutcome> outcomes = worker.measureInterleaved(batch.key(), group.stream().map(BatchCandidate::params).toList(), batch.settings());

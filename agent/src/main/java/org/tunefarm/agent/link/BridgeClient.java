@@ -15,9 +15,10 @@ import java.util.logging.Logger;
 import org.tunefarm.protocol.Protocol;
 
 /**
- * One outbound connection to a coordinator's TCP event-bus bridge (works behind NAT and on
- * phones). Frames are a 4-byte big-endian length and a UTF-8 JSON object; requests carry the
- * farm token and a reply address, and the bridge writes the reply back on the same socket.
+ * One outbound connection to a coordinator's agent bridge (works behind NAT and on phones), plain
+ * or TLS. Frames are those of the Vert.x TCP event-bus bridge: a 4-byte big-endian length and a
+ * UTF-8 JSON object; requests carry the farm token and a reply address, and the bridge writes the
+ * reply back on the same socket.
  */
 public final class BridgeClient {
     private static final Logger LOG = Logger.getLogger(BridgeClient.class.getName());
@@ -26,6 +27,7 @@ public final class BridgeClient {
 
     private final Vertx vertx;
     private final String token;
+    private final LinkTls tls;
     private final Map<String, Promise<JsonObject>> pending = new ConcurrentHashMap<>();
     private NetClient client;
     private volatile NetSocket socket;
@@ -33,12 +35,19 @@ public final class BridgeClient {
     private Runnable onClose = () -> {};
 
     public BridgeClient(Vertx vertx, String token) {
+        this(vertx, token, null);
+    }
+
+    /** @param tls null for plain TCP */
+    public BridgeClient(Vertx vertx, String token, LinkTls tls) {
         this.vertx = vertx;
         this.token = token;
+        this.tls = tls;
     }
 
     public Future<Void> connect(String host, int port, long timeoutMs) {
-        client = vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeoutMs).setTcpKeepAlive(true).setTcpNoDelay(true));
+        NetClientOptions options = new NetClientOptions().setConnectTimeout((int) timeoutMs).setTcpKeepAlive(true).setTcpNoDelay(true);
+        client = vertx.createNetClient(tls == null ? options : tls.apply(options));
         return client.connect(port, host).map(s -> {
             socket = s;
             inbox = Buffer.buffer();

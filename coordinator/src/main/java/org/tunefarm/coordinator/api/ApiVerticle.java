@@ -3,6 +3,8 @@ package org.tunefarm.coordinator.api;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
@@ -10,12 +12,13 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.CoordinatorConfig;
+import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.AgentInfo;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.sweep.SpecException;
@@ -32,40 +35,92 @@ import org.tunefarm.table.TableEntry;
  * a new sweep is validated here and handed to the local farm verticle. Every error is JSON with a
  * message naming the field, and a 4xx for anything the client sent wrong.
  */
+/**
+ * The REST API. Reads come from the cluster maps, so any coordinator answers for the whole farm;
+ * a new sweep is validated here and handed to the local farm verticle. Every error is JSON
+ * {@code {error, field, status}} naming the field at fault, and anything the client sent wrong
+ * (a malformed or oversized body, an unknown route, a wrong method, a missing token, a request
+ * line or header the HTTP decoder rejects) gets a 4xx, never a 500. Who may read and write is
+ * {@link Access}'s business; every refusal is counted in {@link Refusals}.
+ */
 public final class ApiVerticle extends VerticleBase {
     private static final Logger LOG = Logger.getLogger(ApiVerticle.class.getName());
+    /** Routing-context key for the message of an error response, so the refusal log can say why. */
+    private static final String REFUSAL = "tunefarm.refusal";
 
-    private final String host;
-    private final int port;
-    private final byte[] adminToken;
+    private final CoordinatorConfig config;
+    private final Access access;
+    private final Refusals refusals;
     private final java.util.function.BooleanSupplier leading;
     private HttpServer server;
 
     /** @param leading whether this coordinator dispatches, shown by /api/health */
-    public ApiVerticle(String host, int port, String adminToken, java.util.function.BooleanSupplier leading) {
-        this.host = host;
-        this.port = port;
+    public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading) {
+        this.config = config;
+        this.access = new Access(config);
+        this.refusals = refusals;
         this.leading = leading;
-        this.adminToken = adminToken == null ? new byte[0] : adminToken.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override public Future<?> start() {
         Router router = Router.router(vertx);
-        router.route().handler(BodyHandler.create().setBodyLimit(SweepSpecReader.MAX_BYTES).setHandleFileUploads(false));
+        router.route().handler(this::countRefusals);
         router.get("/api/health").handler(this::health);
-        router.get("/api/agents").handler(ctx -> list(ctx, FarmVerticle.AGENTS_MAP));
-        router.get("/api/sweeps").handler(ctx -> list(ctx, FarmVerticle.SWEEPS_MAP));
-        router.post("/api/sweeps").handler(this::submit);
-        router.get("/api/sweeps/:id").handler(this::sweep);
-        router.get("/api/table").handler(this::table);
-        router.route("/api/*").handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + ctx.request().method() + " " + ctx.request().path()));
+        router.get("/api/agents").handler(access::requireReader).handler(ctx -> list(ctx, FarmVerticle.AGENTS_MAP));
+        router.get("/api/sweeps").handler(access::requireReader).handler(ctx -> list(ctx, FarmVerticle.SWEEPS_MAP));
+        // The admin check comes before the body is read: a stranger cannot make us buffer 256 KB.
+        router.post("/api/sweeps").handler(access::requireAdmin);
+        router.post("/api/sweeps").handler(BodyHandler.create().setBodyLimit(SweepSpecReader.MAX_BYTES).setHandleFileUploads(false))
+                .handler(this::submit);
+        router.get("/api/sweeps/:id").handler(access::requireReader).handler(this::sweep);
+        router.get("/api/table").handler(access::requireReader).handler(this::table);
+        methods(router, "/api/health", "GET");
+        methods(router, "/api/agents", "GET");
+        methods(router, "/api/sweeps", "GET, POST");
+        methods(router, "/api/sweeps/:id", "GET");
+        methods(router, "/api/table", "GET");
+        router.route().handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + clip(ctx.request().path())));
         router.route().failureHandler(this::failure);
-        server = vertx.createHttpServer();
-        return server.requestHandler(router).listen(port, host);
+        HttpServerOptions options = new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort());
+        if (config.door().tls() != null) config.door().tls().apply(options);
+        server = vertx.createHttpServer(options);
+        server.invalidRequestHandler(this::invalid);
+        return server.requestHandler(router).listen();
     }
 
     public int actualPort() {
         return server.actualPort();
+    }
+
+    /** A known path asked with a method it does not serve. */
+    private static void methods(Router router, String path, String allowed) {
+        router.route(path).handler(ctx -> {
+            ctx.response().putHeader("Allow", allowed);
+            error(ctx, 405, "method", ctx.request().method() + " is not allowed on " + path + " (allowed: " + allowed + ")");
+        });
+    }
+
+    private void countRefusals(RoutingContext ctx) {
+        ctx.addHeadersEndHandler(v -> {
+            int status = ctx.response().getStatusCode();
+            if (status >= 400 && status < 500) {
+                String why = ctx.get(REFUSAL);
+                refusals.refused("rest", String.valueOf(status), ctx.request().remoteAddress(),
+                        ctx.request().method() + " " + clip(ctx.request().path()) + (why != null ? ": " + why : ""));
+            }
+        });
+        ctx.next();
+    }
+
+    /** The HTTP decoder refused the request (a request line or headers too long, bad syntax). */
+    private void invalid(HttpServerRequest request) {
+        Throwable cause = request.decoderResult() != null ? request.decoderResult().cause() : null;
+        int status = cause instanceof io.netty.handler.codec.TooLongFrameException t
+                ? (t.getClass().getSimpleName().contains("Header") ? 431 : 414) : 400;
+        String message = status == 414 ? "the request line is too long" : status == 431 ? "the request headers are too large" : "the request is not valid HTTP";
+        refusals.refused("rest", String.valueOf(status), request.remoteAddress(), message);
+        request.response().setStatusCode(status).putHeader("Content-Type", "application/json").putHeader("Connection", "close")
+                .end(new JsonObject().put("error", message).put("field", "request").put("status", status).encode());
     }
 
     private void health(RoutingContext ctx) {
@@ -91,14 +146,6 @@ public final class ApiVerticle extends VerticleBase {
     }
 
     private void submit(RoutingContext ctx) {
-        if (adminToken.length > 0) {
-            String auth = ctx.request().getHeader("Authorization");
-            String given = auth != null && auth.startsWith("Bearer ") ? auth.substring(7) : "";
-            if (!MessageDigest.isEqual(adminToken, given.getBytes(StandardCharsets.UTF_8))) {
-                error(ctx, 401, "Authorization", "writes need the admin token as 'Authorization: Bearer <token>'");
-                return;
-            }
-        }
         String body = ctx.body().asString(StandardCharsets.UTF_8.name());
         kernels().onSuccess(kernels -> {
             SweepSpec spec;
@@ -107,8 +154,17 @@ public final class ApiVerticle extends VerticleBase {
             } catch (SpecException e) {
                 error(ctx, 400, e.field(), e.getMessage());
                 return;
+            } catch (RuntimeException e) {
+                // A reader bug, but the body caused it: the client hears 400, we hear about it loudly.
+                refusals.refused("rest", "unexpected", ctx.request().remoteAddress(), String.valueOf(e));
+                LOG.log(Level.SEVERE, "the sweep spec reader failed on a request body", e);
+                error(ctx, 400, "body", "the sweep spec could not be read");
+                return;
             }
-            hand(ctx, spec);
+            vertx.eventBus().<JsonObject>request(FarmVerticle.SUBMIT, new JsonObject(Protocol.write(spec))).onSuccess(reply -> {
+                ctx.response().setStatusCode(201).putHeader("Location", "/api/sweeps/" + reply.body().getString("id"));
+                ctx.json(reply.body());
+            }).onFailure(ctx::fail);
         }).onFailure(ctx::fail);
     }
 
@@ -130,13 +186,6 @@ public final class ApiVerticle extends VerticleBase {
             agents.sort(Comparator.comparingLong(AgentInfo::registeredAt).thenComparing(AgentInfo::agentId));
             return KernelCatalog.of(agents.stream().flatMap(a -> a.commandKernels().stream()).toList());
         });
-    }
-
-    private void hand(RoutingContext ctx, SweepSpec spec) {
-        vertx.eventBus().<JsonObject>request(FarmVerticle.SUBMIT, new JsonObject(Protocol.write(spec))).onSuccess(reply -> {
-            ctx.response().setStatusCode(201).putHeader("Location", "/api/sweeps/" + reply.body().getString("id"));
-            ctx.json(reply.body());
-        }).onFailure(ctx::fail);
     }
 
     private void table(RoutingContext ctx) {
@@ -182,8 +231,13 @@ public final class ApiVerticle extends VerticleBase {
         }
     }
 
+    private static String clip(String s) {
+        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
+    }
+
     static void error(RoutingContext ctx, int status, String field, String message) {
         if (ctx.response().ended()) return;
+        ctx.put(REFUSAL, clip(field + ": " + message));
         ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
                 .end(new JsonObject().put("error", message).put("field", field).put("status", status).encode());
     }

@@ -19,16 +19,19 @@ final class SweepCommand {
     @Option(names = "--admin-token", description = "Admin token for writes (default: $TUNEFARM_ADMIN_TOKEN).")
     String adminToken = System.getenv("TUNEFARM_ADMIN_TOKEN");
 
+    @Option(names = "--trust", description = "PEM certificate(s) to trust for an https:// farm (a CA or the coordinator's certificate).")
+    Path trust;
+
     @Command(name = "start", description = "Submit a sweep spec (YAML or JSON) and print its id.")
     int start(@Parameters(paramLabel = "FILE") Path file) throws Exception {
-        JsonNode r = new FarmClient(api, adminToken).post("/api/sweeps", Files.readString(file), file.toString().endsWith(".json") ? "application/json" : "application/yaml");
+        JsonNode r = new FarmClient(api, adminToken, trust).post("/api/sweeps", Files.readString(file), file.toString().endsWith(".json") ? "application/json" : "application/yaml");
         System.out.println(r.path("id").asText());
         return 0;
     }
 
     @Command(name = "status", description = "Show a sweep's progress.")
     int status(@Parameters(paramLabel = "ID") String id) throws Exception {
-        JsonNode r = new FarmClient(api, adminToken).get("/api/sweeps/" + id);
+        JsonNode r = new FarmClient(api, adminToken, trust).get("/api/sweeps/" + id);
         System.out.println(Protocol.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(r));
         return 0;
     }

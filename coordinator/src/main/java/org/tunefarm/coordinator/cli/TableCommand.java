@@ -16,6 +16,12 @@ final class TableCommand {
     @Option(names = "--api", description = "The farm's REST address (default: ${DEFAULT-VALUE}).", defaultValue = "http://127.0.0.1:8080")
     String api;
 
+    @Option(names = "--token", description = "Read (or admin) token, when the farm protects reads (default: $TUNEFARM_READ_TOKEN).")
+    String token = System.getenv("TUNEFARM_READ_TOKEN");
+
+    @Option(names = "--trust", description = "PEM certificate(s) to trust for an https:// farm (a CA or the coordinator's certificate).")
+    Path trust;
+
     @Option(names = "--device-class", description = "Only this device class.")
     String deviceClass;
 
@@ -40,6 +46,6 @@ final class TableCommand {
         StringBuilder q = new StringBuilder("/api/table?");
         if (deviceClass != null) q.append("deviceClass=").append(URLEncoder.encode(deviceClass, StandardCharsets.UTF_8)).append('&');
         if (op != null) q.append("op=").append(URLEncoder.encode(op, StandardCharsets.UTF_8));
-        return new FarmClient(api, null).get(q.toString());
+        return new FarmClient(api, token, trust).get(q.toString());
     }
 }

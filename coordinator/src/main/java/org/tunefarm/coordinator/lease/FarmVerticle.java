@@ -125,6 +125,10 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         } catch (ProtocolException e) {
             refuse(m, e);
             return;
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "failed on a report", e);
+            m.fail(500, "internal error: " + e);
+            return;
         }
         replication.append(checked).onComplete(ar -> {
             if (ar.failed()) {
@@ -214,6 +218,10 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             m.reply(json(a.get()));
         } catch (ProtocolException e) {
             refuse(m, e);
+        } catch (RuntimeException e) {
+            // A bug, not the agent's fault; still answer, or the agent waits out its timeout.
+            LOG.log(Level.SEVERE, "failed on a message to " + m.address(), e);
+            m.fail(500, "internal error: " + e);
         }
     }
 

@@ -3,6 +3,7 @@ package org.tunefarm.coordinator.sweep;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -21,6 +22,7 @@ import org.tunefarm.kernel.KernelCatalog;
 import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.space.SearchSpace;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads a sweep spec from JSON or YAML and validates every field against the kernel family, so
@@ -34,11 +36,28 @@ public final class SweepSpecReader {
 
     private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
             .maxNestingDepth(32).maxStringLength(64 * 1024).maxNumberLength(32).build();
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build());
-    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().streamReadConstraints(LIMITS).build());
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().streamReadConstraints(LIMITS)
+            .loaderOptions(yamlLimits()).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
     private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "workload", "layers", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize");
 
     private SweepSpecReader() {}
+
+    /**
+     * SnakeYAML's own limits, below Jackson's: few aliases (a billion-laughs document is refused,
+     * though Jackson reads an alias as its anchor's name and never expands it), shallow nesting,
+     * no key given twice, no document longer than a body may be.
+     */
+    private static LoaderOptions yamlLimits() {
+        LoaderOptions o = new LoaderOptions();
+        o.setMaxAliasesForCollections(10);
+        o.setNestingDepthLimit(32);
+        o.setAllowDuplicateKeys(false);
+        o.setCodePointLimit(MAX_BYTES);
+        o.setAllowRecursiveKeys(false);
+        return o;
+    }
 
     /** Parses YAML (a superset of JSON) or JSON text, for a built-in kernel family. */
     public static SweepSpec read(String text) {

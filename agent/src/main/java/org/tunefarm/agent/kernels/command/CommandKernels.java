@@ -22,6 +22,13 @@ public final class CommandKernels {
         return byName.containsKey(op);
     }
 
+    /** The spec a command kernel declares; IllegalArgumentException when this agent has none by that name. */
+    public org.tunefarm.kernel.KernelSpec spec(String op) {
+        CommandKernel k = byName.get(op);
+        if (k == null) throw new IllegalArgumentException("no command kernel '" + op + "'");
+        return k.spec();
+    }
+
     public List<String> names() {
         return List.copyOf(byName.keySet());
     }
