@@ -64,7 +64,15 @@ final class Leadership {
         if (should && deployment == null) {
             changing = true;
             LOG.info("taking the lead");
-            return vertx.deployVerticle(farm.get()).andThen(ar -> {
+            Deployable verticle;
+            try {
+                verticle = farm.get();
+            } catch (RuntimeException | LinkageError e) {
+                changing = false; // try again at the next check
+                LOG.warning("could not take the lead: " + e);
+                return Future.failedFuture(e);
+            }
+            return vertx.deployVerticle(verticle).andThen(ar -> {
                 changing = false;
                 if (ar.succeeded()) {
                     deployment = ar.result();

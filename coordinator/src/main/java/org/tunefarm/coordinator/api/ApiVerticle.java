@@ -124,8 +124,10 @@ public final class ApiVerticle extends VerticleBase {
     }
 
     private void health(RoutingContext ctx) {
-        vertx.sharedData().<String, String>getAsyncMap(FarmVerticle.AGENTS_MAP).compose(AsyncMap::size)
-                .onSuccess(n -> ctx.json(new JsonObject().put("status", "ok").put("leader", leading.getAsBoolean()).put("agents", n).put("protocol", Protocol.VERSION)))
+        Future<Integer> agents = vertx.sharedData().<String, String>getAsyncMap(FarmVerticle.AGENTS_MAP).compose(AsyncMap::size);
+        Future<Long> repeats = vertx.sharedData().getCounter(FarmVerticle.REPEATS_COUNTER).compose(c -> c.get());
+        Future.all(agents, repeats).onSuccess(x -> ctx.json(new JsonObject().put("status", "ok").put("leader", leading.getAsBoolean())
+                        .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)))
                 .onFailure(ctx::fail);
     }
 

@@ -45,6 +45,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     public static final String AGENTS_MAP = "tunefarm.agents";
     /** Bad frames refused by the event-bus consumers, for health and tests. */
     public static final String REFUSED_COUNTER = "tunefarm.refused";
+    /** Cluster-wide count of reported measurements whose record already existed, shown by /api/health. */
+    public static final String REPEATS_COUNTER = "tunefarm.repeats";
 
     private final RecordStore records;
     private final SweepLog sweepLog;
@@ -137,6 +139,10 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
                 return;
             }
             List<Measurement> fresh = ar.result();
+            // A measurement of a candidate already recorded is work the farm should not have lent out again.
+            if (fresh.size() < checked.size()) {
+                vertx.sharedData().getCounter(REPEATS_COUNTER).compose(c -> c.addAndGet(checked.size() - fresh.size()));
+            }
             dispatcher.persisted(report, fresh);
             List<TableEntry> changed = new ArrayList<>();
             for (Measurement x : fresh) {
