@@ -40,7 +40,7 @@ class CommandKernelFarmTest {
     @BeforeAll static void start() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/gcc")) || Files.isExecutable(Path.of("/bin/gcc")), "gcc is absent");
         Path kernelDir = Files.createDirectories(data.resolve("kernels/c_sgemm/build"));
-        Files.copy(Path.of("../agent/src/test/resources/c_sgemm/sgemm.c"), kernelDir.resolve("../sgemm.c"));
+        Files.copy(Path.of("../configs/kernels/c_sgemm/sgemm.c"), kernelDir.resolve("../sgemm.c"));
         Path config = data.resolve("agent.yaml");
         Files.writeString(config, """
                 labels: {site: it}

@@ -154,7 +154,8 @@ class CommandWorkerTest {
 
     @Test void aRealTiledSgemmIsCompiledPerCandidateAndVerified() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/gcc")) || Files.isExecutable(Path.of("/bin/gcc")), "gcc is absent");
-        Files.copy(Path.of("src/test/resources/c_sgemm/sgemm.c"), dir.resolve("sgemm.c"));
+        // The example a board owner copies from configs/ is the program the test builds.
+        Files.copy(Path.of("../configs/kernels/c_sgemm/sgemm.c"), dir.resolve("sgemm.c"));
         Files.createDirectories(dir.resolve("build"));
         String yaml = """
                 - name: c_sgemm
