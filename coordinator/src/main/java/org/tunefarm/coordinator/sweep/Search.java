@@ -3,17 +3,18 @@ package org.tunefarm.coordinator.sweep;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.tunefarm.kernel.KernelKey;
-import org.tunefarm.measure.Measurement;
-import org.tunefarm.protocol.Lease.Candidate;
 import org.tunefarm.coordinator.strategy.Prior;
 import org.tunefarm.coordinator.strategy.Result;
 import org.tunefarm.coordinator.strategy.Strategy;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.Status;
+import org.tunefarm.protocol.Lease.Candidate;
 import org.tunefarm.space.SearchSpace;
 
 /**
@@ -45,10 +46,10 @@ public final class Search {
     private int failures;
     /** Finalists: the top-k OK candidates, re-measured interleaved once the budget is spent. */
     private final int finalistCount;
-    private final Map<Long, Double> okMedians = new java.util.HashMap<>();
+    private final Map<Long, Double> okMedians = new HashMap<>();
     private List<Candidate> finalists;
-    private final java.util.Map<Integer, String> roundAgent = new java.util.HashMap<>();
-    private final java.util.Map<Integer, Set<Long>> roundRecorded = new java.util.HashMap<>();
+    private final Map<Integer, String> roundAgent = new HashMap<>();
+    private final Map<Integer, Set<Long>> roundRecorded = new HashMap<>();
     /** Finalist rounds: 1 on the first board that asks, 2 on another board of the class when one asks. */
     static final int FINAL_ROUNDS = 2;
 
