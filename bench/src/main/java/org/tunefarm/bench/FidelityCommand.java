@@ -8,10 +8,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.FamilyLookup;
+import org.tunefarm.agent.harness.Retakes;
 import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.worker.WorkerCommand;
 import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.measure.Status;
 import picocli.CommandLine.Command;
@@ -57,8 +59,9 @@ final class FidelityCommand implements Callable<Integer> {
         CandidateOutcome[] forward = new CandidateOutcome[n], reversed = new CandidateOutcome[n];
         long started = System.nanoTime();
         try (Worker worker = inProcess ? Worker.inProcess(KernelFamilies::get) : WorkerCommand.current().newWorker()) {
-            for (int i = 0; i < n; i++) forward[i] = worker.measure(key, points.get(i), settings);
-            for (int i = n - 1; i >= 0; i--) reversed[i] = worker.measure(key, points.get(i), settings);
+            // Measured as an agent measures: a point too noisy to rank is taken again (Retakes).
+            for (int i = 0; i < n; i++) forward[i] = Retakes.measure(worker, key, points.get(i), settings, Fidelity.DEFAULTS).outcome();
+            for (int i = n - 1; i >= 0; i--) reversed[i] = Retakes.measure(worker, key, points.get(i), settings, Fidelity.DEFAULTS).outcome();
         }
         double seconds = (System.nanoTime() - started) / 1e9;
 

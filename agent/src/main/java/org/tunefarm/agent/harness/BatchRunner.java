@@ -73,21 +73,14 @@ public final class BatchRunner {
                 long startedAt = clock.millis();
                 // Refused before any code runs: an operation this agent lacks or a point outside its space.
                 String refusal = check.refusal(batch.key(), c.params());
-                CandidateOutcome outcome = refusal != null ? CandidateOutcome.failed(Status.INVALID, refusal)
-                        : worker.measure(batch.key(), c.params(), batch.settings());
-                // Too noisy to rank: measure again, on the same warm worker, before it can win.
-                int retakes = 0;
-                String firstCv = outcome.stats() == null ? "" : cv(outcome.stats().cv());
-                while (outcome.status() == Status.OK && batch.fidelity().tooNoisy(outcome.stats()) && retakes < batch.fidelity().maxRetakes()
-                        && !Thread.currentThread().isInterrupted()) {
-                    outcome = worker.measure(batch.key(), c.params(), batch.settings());
-                    retakes++;
-                }
+                Retakes.Taken taken = refusal != null ? new Retakes.Taken(CandidateOutcome.failed(Status.INVALID, refusal), 0, refusal)
+                        : Retakes.measure(worker, batch.key(), c.params(), batch.settings(), batch.fidelity());
+                CandidateOutcome outcome = taken.outcome();
                 long finishedAt = clock.millis();
                 // An interrupted worker answers CRASH; that is a cancelled batch, not the kernel's fault.
                 if (Thread.currentThread().isInterrupted()) break;
                 SensorReading after = read();
-                String detail = retakes == 0 ? outcome.detail() : retakeNote(retakes, firstCv, outcome, batch.fidelity().maxCv());
+                String detail = taken.note();
                 onResult.accept(new Measurement(batch.sweepId(), batch.key(), c.index(), c.params(),
                         outcome.status(), outcome.stats(), outcome.maxError(), before, after, detail,
                         agentId, deviceClass, startedAt, finishedAt, position, 0));
@@ -125,17 +118,6 @@ public final class BatchRunner {
                     before, after, detail, agentId, deviceClass, startedAt, finishedAt, position, batch.round()));
         }
         return group.size();
-    }
-
-    private static String retakeNote(int retakes, String firstCv, CandidateOutcome last, double maxCv) {
-        String now = last.stats() == null ? last.status().toString() : "cv " + cv(last.stats().cv());
-        boolean still = last.stats() != null && last.stats().cv() > maxCv;
-        return "retaken " + retakes + "x: cv " + firstCv + " over " + cv(maxCv) + ", final " + now
-                + (still ? " (still over: noisy board)" : "") + (last.detail().isEmpty() ? "" : "; " + last.detail());
-    }
-
-    private static String cv(double v) {
-        return String.format(java.util.Locale.ROOT, "%.3f", v);
     }
 
     /** Sensors are evidence, not a precondition: a failing sensor is recorded as absent. */

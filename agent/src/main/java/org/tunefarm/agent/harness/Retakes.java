@@ -1,0 +1,43 @@
+package org.tunefarm.agent.harness;
+
+import java.util.Locale;
+import java.util.Map;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Fidelity;
+import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.measure.Status;
+
+/**
+ * The noise guard every measurement passes: one whose CV is over {@link Fidelity#maxCv()} is taken
+ * again, on the same warm worker, up to {@link Fidelity#maxRetakes()} times, before it can win.
+ * Shared by the agent's batches and the fidelity benchmark, so the bench measures as the farm does.
+ */
+public final class Retakes {
+    private Retakes() {}
+
+    /** The final outcome and, when it was retaken, a note saying so for the record's detail. */
+    public record Taken(CandidateOutcome outcome, int retakes, String note) {}
+
+    public static Taken measure(Worker worker, KernelKey key, Map<String, Object> params, MeasureSettings settings, Fidelity fidelity) {
+        CandidateOutcome outcome = worker.measure(key, params, settings);
+        int retakes = 0;
+        String firstCv = outcome.stats() == null ? "" : cv(outcome.stats().cv());
+        while (outcome.status() == Status.OK && fidelity.tooNoisy(outcome.stats()) && retakes < fidelity.maxRetakes()
+                && !Thread.currentThread().isInterrupted()) {
+            outcome = worker.measure(key, params, settings);
+            retakes++;
+        }
+        return new Taken(outcome, retakes, retakes == 0 ? outcome.detail() : note(retakes, firstCv, outcome, fidelity.maxCv()));
+    }
+
+    private static String note(int retakes, String firstCv, CandidateOutcome last, double maxCv) {
+        String now = last.stats() == null ? last.status().toString() : "cv " + cv(last.stats().cv());
+        boolean still = last.stats() != null && last.stats().cv() > maxCv;
+        return "retaken " + retakes + "x: cv " + firstCv + " over " + cv(maxCv) + ", final " + now
+                + (still ? " (still over: noisy board)" : "") + (last.detail().isEmpty() ? "" : "; " + last.detail());
+    }
+
+    private static String cv(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+}
