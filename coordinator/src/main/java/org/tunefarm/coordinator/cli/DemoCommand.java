@@ -30,7 +30,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override public Integer call() throws Exception {
         String spec = sweep != null ? Files.readString(sweep) : builtIn();
-        String token = "demo-" + Long.toHexString(Double.doubleToLongBits(Math.random()));
+        String token = "demo-" + java.util.UUID.randomUUID(); // the embedded farm admits only its own agent
         CoordinatorConfig config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(token, "")
                 .withClusterName("demo-" + ProcessHandle.current().pid());
         System.out.println("starting an embedded farm: coordinator + 1 agent process (data in " + data.toAbsolutePath() + ")");
