@@ -44,6 +44,9 @@ final class KernelsCommand implements Callable<Integer> {
     @Option(names = "--all-conv-layers", description = "Every distinct conv2d layer of MobileNetV2, not the 6-layer subset (about 3x the conv time).")
     boolean allConvLayers;
 
+    @Option(names = "--conv-only", description = "Skip the GEMM cases: a quicker rerun of the conv comparison.")
+    boolean convOnly;
+
     @Option(names = "--seed", description = "Seed of the search and of the inputs (default: ${DEFAULT-VALUE}).", defaultValue = "7")
     long seed;
 
@@ -55,7 +58,7 @@ final class KernelsCommand implements Callable<Integer> {
 
     @Override public Integer call() throws IOException {
         int cores = Runtime.getRuntime().availableProcessors();
-        List<int[]> shapes = quick ? List.of(new int[] {64, 64, 64}, new int[] {1, 256, 256})
+        List<int[]> shapes = convOnly ? List.<int[]>of() : quick ? List.of(new int[] {64, 64, 64}, new int[] {1, 256, 256})
                 : List.of(new int[] {512, 512, 512}, new int[] {1024, 1024, 1024}, new int[] {1, 4096, 4096});
         MeasureSettings full = quick ? new MeasureSettings(3, 1.0, 100, 0.1, 30_000, seed) : MeasureSettings.DEFAULTS.withSeed(seed);
         MeasureSettings brief = quick ? full : new MeasureSettings(5, 5.0, 300, 0.1, 30_000, seed);
