@@ -21,11 +21,12 @@ import picocli.CommandLine.Option;
 /**
  * {@code tunefarm bench kernels}: for each GEMM case (shape x threads), in one process and close
  * together in time: naive i-j-k, the family default, the tuned point (a quick search, or a
- * table), EJML, OpenBLAS and the theoretical peak. All Java variants go through the same
- * in-process harness; OpenBLAS through a C program that times it the same way. Figures are medians.
+ * table), EJML, OpenBLAS and the theoretical peak; then MobileNetV2's conv2d layers against
+ * im2col + OpenBLAS ({@link ConvBench}). All Java variants go through the same in-process harness;
+ * OpenBLAS through C programs that time it the same way. Figures are medians.
  */
 @Command(name = "kernels", mixinStandardHelpOptions = true,
-        description = "GEMM: naive, default, tuned, EJML, OpenBLAS and peak, side by side; conv when a conv2d family exists.")
+        description = "GEMM: naive, default, tuned, EJML, OpenBLAS and peak, side by side; MobileNetV2 conv2d: default, tuned, im2col + OpenBLAS.")
 final class KernelsCommand implements Callable<Integer> {
 
     @Option(names = "--quick", description = "Small shapes and few samples: a smoke test, not a measurement.")
@@ -36,6 +37,15 @@ final class KernelsCommand implements Callable<Integer> {
 
     @Option(names = "--budget", description = "Points the quick search measures per case (default: ${DEFAULT-VALUE}).", defaultValue = "24")
     int budget;
+
+    @Option(names = "--conv-budget", description = "Points the quick search measures per conv case (default: ${DEFAULT-VALUE}).", defaultValue = "10")
+    int convBudget;
+
+    @Option(names = "--all-conv-layers", description = "Every distinct conv2d layer of MobileNetV2, not the 6-layer subset (about 3x the conv time).")
+    boolean allConvLayers;
+
+    @Option(names = "--conv-only", description = "Skip the GEMM cases: a quicker rerun of the conv comparison.")
+    boolean convOnly;
 
     @Option(names = "--seed", description = "Seed of the search and of the inputs (default: ${DEFAULT-VALUE}).", defaultValue = "7")
     long seed;
@@ -48,7 +58,7 @@ final class KernelsCommand implements Callable<Integer> {
 
     @Override public Integer call() throws IOException {
         int cores = Runtime.getRuntime().availableProcessors();
-        List<int[]> shapes = quick ? List.of(new int[] {64, 64, 64}, new int[] {1, 256, 256})
+        List<int[]> shapes = convOnly ? List.<int[]>of() : quick ? List.of(new int[] {64, 64, 64}, new int[] {1, 256, 256})
                 : List.of(new int[] {512, 512, 512}, new int[] {1024, 1024, 1024}, new int[] {1, 4096, 4096});
         MeasureSettings full = quick ? new MeasureSettings(3, 1.0, 100, 0.1, 30_000, seed) : MeasureSettings.DEFAULTS.withSeed(seed);
         MeasureSettings brief = quick ? full : new MeasureSettings(5, 5.0, 300, 0.1, 30_000, seed);
@@ -96,19 +106,28 @@ final class KernelsCommand implements Callable<Integer> {
                         c.get("openblasGflops"), peak.gflops(threads), c.get("tunedOverOpenblas"), c.get("tunedOverEjml"));
             }
         }
-        boolean conv = KernelFamilies.all().stream().anyMatch(f -> f.spec().op().equals("conv2d"));
-        System.out.println(conv ? "conv: a conv2d family exists, but the MobileNetV2 comparison is not wired into this bench yet; skipped"
-                : "conv: skipped, this build has no conv2d kernel family");
+        boolean hasConv = KernelFamilies.all().stream().anyMatch(f -> f.spec().op().equals("conv2d"));
+        ConvBench.Result conv = null;
+        if (hasConv) {
+            conv = new ConvBench(System.out::println).run(quick, allConvLayers, quick ? 3 : convBudget, seed, cores, blas, brief, full);
+            cases.addAll(conv.cases());
+        } else {
+            System.out.println("conv: skipped, this build has no conv2d kernel family");
+        }
 
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("bench", "kernels");
         json.put("peak", peak.describe());
         json.put("openblas", blas.missing() == null ? "cblas_sgemm" : "omitted: " + blas.missing());
         json.put("tunedFrom", table != null ? "table " + table : "quick search, budget " + searchBudget + " per case");
+        json.put("convLayers", conv == null ? "none: no conv2d family" : conv.layers());
         json.put("cases", cases);
-        json.put("gemmTunedOverOpenblasMin", min(cases, "tunedOverOpenblas"));
-        json.put("convTunedOverIm2colOpenblasGeomean", null);
-        json.put("tunedOverEjmlMin", min(cases, "tunedOverEjml"));
+        List<Map<String, Object>> gemmCases = cases.stream().filter(c -> c.containsKey("tunedOverOpenblas")).toList();
+        json.put("gemmTunedOverOpenblasMin", min(gemmCases, "tunedOverOpenblas"));
+        // Headline at 1 thread, where neither side's threading is measured; 2 threads beside it.
+        json.put("convTunedOverIm2colOpenblasGeomean", conv == null ? null : conv.geomeanT1());
+        json.put("convTunedOverIm2colOpenblasGeomeanT2", conv == null ? null : conv.geomeanT2());
+        json.put("tunedOverEjmlMin", min(gemmCases, "tunedOverEjml"));
         JsonLine.print(json);
         return 0;
     }
@@ -121,11 +140,11 @@ final class KernelsCommand implements Callable<Integer> {
         return flops / o.stats().medianNs();
     }
 
-    private static Double ratio(Double a, Double b) {
+    static Double ratio(Double a, Double b) {
         return a == null || b == null || b == 0 ? null : r(a / b);
     }
 
-    private static Double r(Double v) {
+    static Double r(Double v) {
         return v == null ? null : Math.round(v * 100) / 100.0;
     }
 

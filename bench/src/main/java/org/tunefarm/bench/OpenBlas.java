@@ -4,28 +4,38 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import org.tunefarm.kernel.Conv2dSpec;
+import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.protocol.Protocol;
 
 /**
- * OpenBLAS {@code cblas_sgemm}, timed by a small C program built against Debian's
- * libopenblas-dev. Absent (with the reason) when gcc, the header or the library is missing.
+ * OpenBLAS {@code cblas_sgemm}, timed by small C programs built against Debian's libopenblas-dev:
+ * plain GEMM, and conv2d as im2col + GEMM (the baseline a conv kernel has to beat). Absent (with
+ * the reason) when gcc, the header or the library is missing.
  */
 final class OpenBlas {
 
     private final NativeProgram program;
     private final String missing;
+    private final NativeProgram conv;
+    private final String convMissing;
 
-    private OpenBlas(NativeProgram program, String missing) {
+    private OpenBlas(NativeProgram program, String missing, NativeProgram conv, String convMissing) {
         this.program = program;
         this.missing = missing;
+        this.conv = conv;
+        this.convMissing = convMissing;
     }
 
     static OpenBlas find() {
         Path header = NativeProgram.CBLAS_HEADERS.stream().filter(Files::isRegularFile).findFirst().orElse(null);
-        if (header == null) return new OpenBlas(null, "no cblas.h (install libopenblas-dev)");
+        if (header == null) return new OpenBlas(null, "no cblas.h (install libopenblas-dev)", null, "no cblas.h (install libopenblas-dev)");
         NativeProgram.Built b = NativeProgram.compile("sgemm", List.of("-I" + header.getParent()), List.of("-lopenblas", "-lm"));
-        return new OpenBlas(b.program(), b.missing() == null ? null : b.missing() + " (is libopenblas-dev installed?)");
+        String why = b.missing() == null ? null : b.missing() + " (is libopenblas-dev installed?)";
+        NativeProgram.Built c = NativeProgram.compile("conv_im2col", List.of("-I" + header.getParent()), List.of("-lopenblas", "-lm"));
+        return new OpenBlas(b.program(), why, c.program(), c.missing() == null ? null : c.missing() + " (is libopenblas-dev installed?)");
     }
 
     /** Why OpenBLAS cannot be measured here, or null when it can. */
@@ -33,12 +43,32 @@ final class OpenBlas {
         return missing;
     }
 
+    /** Why the im2col + OpenBLAS conv baseline cannot be measured here, or null when it can. */
+    String convMissing() {
+        return convMissing;
+    }
+
+    /**
+     * Median ns per conv2d call (NCHW, im2col + cblas_sgemm per image), after verifying a sample
+     * of outputs against a direct convolution in double precision.
+     */
+    double convMedianNs(KernelKey key, int threads, int samples, double minSampleMs) throws IOException {
+        List<String> args = new ArrayList<>();
+        for (String d : new Conv2dSpec().dimensions()) args.add(String.valueOf(key.dim(d)));
+        args.addAll(List.of(String.valueOf(threads), String.valueOf(samples), String.valueOf(minSampleMs)));
+        return median(conv.run(args, 600), "conv im2col + cblas_sgemm");
+    }
+
     /** Median ns per call of C = A·B, after verifying a sample of C against double precision. */
     double medianNs(int m, int n, int k, int threads, int samples, double minSampleMs) throws IOException {
         String out = program.run(List.of(String.valueOf(m), String.valueOf(n), String.valueOf(k), String.valueOf(threads),
                 String.valueOf(samples), String.valueOf(minSampleMs)), 600);
+        return median(out, "cblas_sgemm");
+    }
+
+    private static double median(String out, String what) throws IOException {
         JsonNode j = Protocol.JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}"));
-        if (!j.path("correct").asBoolean(false)) throw new IOException("cblas_sgemm gave a wrong answer: " + out);
+        if (!j.path("correct").asBoolean(false)) throw new IOException(what + " gave a wrong answer: " + out);
         return j.path("median_ns").asDouble();
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.Harness;
 import org.tunefarm.agent.kernels.KernelFamily;
@@ -17,8 +18,8 @@ import org.tunefarm.measure.Status;
 import org.tunefarm.space.SearchSpace;
 
 /**
- * The quick search {@code bench kernels} runs when it is not given a table: the vector part of the
- * GEMM space at a fixed thread count, a few known-good starting points plus a seeded random
+ * The quick search {@code bench kernels} runs when it is not given a table: the vector part of a
+ * family's space (GEMM here, conv2d through {@link ConvPoint}) at a fixed thread count, a few known-good starting points plus a seeded random
  * sample, each measured briefly in this JVM; the best few are measured again with the full
  * settings and the fastest of those is the tuned point. A stand-in for a farm sweep, not a
  * replacement: it sees a few dozen of the space's points.
@@ -31,11 +32,19 @@ final class TunedSearch {
     private final KernelFamily family;
     private final Harness harness;
     private final Consumer<String> log;
+    private final Function<Map<String, Object>, String> name;
 
+    /** The GEMM search. */
     TunedSearch(KernelFamily family, Harness harness, Consumer<String> log) {
+        this(family, harness, log, GemmPoint::name);
+    }
+
+    /** Any family's search; {@code name} writes a point short for the log. */
+    TunedSearch(KernelFamily family, Harness harness, Consumer<String> log, Function<Map<String, Object>, String> name) {
         this.family = family;
         this.harness = harness;
         this.log = log;
+        this.name = name;
     }
 
     /** The vector points at {@code threads} threads: where the fast kernels are. */
@@ -70,7 +79,13 @@ final class TunedSearch {
     /** The fastest point found within {@code budget} quick measurements; null when every point failed. */
     Map<String, Object> run(KernelKey key, int cores, int threads, int budget, long seed, MeasureSettings quick, MeasureSettings full) {
         SearchSpace space = space(key, cores, threads);
-        LinkedHashSet<Map<String, Object>> points = new LinkedHashSet<>(startingPoints(space, key, threads));
+        return run(key, space, startingPoints(space, key, threads), threads, budget, seed, quick, full);
+    }
+
+    /** As above over a given space, the {@code starts} measured first. */
+    Map<String, Object> run(KernelKey key, SearchSpace space, List<Map<String, Object>> starts, int threads, int budget, long seed,
+                            MeasureSettings quick, MeasureSettings full) {
+        LinkedHashSet<Map<String, Object>> points = new LinkedHashSet<>(starts);
         SplittableRandom random = new SplittableRandom(seed);
         for (int misses = 0; points.size() < budget && misses < 1000; ) {
             var i = space.sample(random, 10_000);
@@ -94,7 +109,7 @@ final class TunedSearch {
             }
         }
         log.accept(String.format(java.util.Locale.ROOT, "  search %s t%d: %d points measured, best %s",
-                key.id(), threads, quickMedians.size(), best == null ? "none" : GemmPoint.name(best)));
+                key.id(), threads, quickMedians.size(), best == null ? "none" : name.apply(best)));
         return best;
     }
 
