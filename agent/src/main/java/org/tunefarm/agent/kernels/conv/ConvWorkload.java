@@ -30,15 +30,10 @@ final class ConvWorkload implements KernelFamily.Workload {
         SplittableRandom random = new SplittableRandom(seed);
         inputNchw = fill(random, nchw.inputSize());
         filter = fill(random, nchw.k() * nchw.c() * nchw.r() * nchw.s());
-        inputNhwc = new float[inputNchw.length];
-        for (int i = 0; i < nchw.n(); i++)
-            for (int ch = 0; ch < nchw.c(); ch++)
-                for (int y = 0; y < nchw.h(); y++)
-                    for (int x = 0; x < nchw.w(); x++) inputNhwc[nhwc.inIndex(i, ch, y, x)] = inputNchw[nchw.inIndex(i, ch, y, x)];
+        inputNhwc = toNhwc(inputNchw, nchw, nhwc);
         reference = new double[nchw.outputSize()];
         IntStream.range(0, nchw.n() * nchw.k()).parallel().forEach(this::referencePlane);
-        double largest = 1;
-        for (double v : reference) largest = Math.max(largest, Math.abs(v));
+        double largest = largest(reference);
         // As for GEMM: reordered fp32 sums of C*R*S products stay within a few times
         // CRS * eps * max|out|; Winograd's transforms add a few more roundings per product, so
         // the margin is 16, still far below a dropped or doubled product (~0.1-1).
@@ -55,6 +50,31 @@ final class ConvWorkload implements KernelFamily.Workload {
 
     /** Largest absolute difference between an output in {@code g}'s layout and the reference. */
     double maxError(float[] out, ConvGeometry g) {
+        return maxError(out, g, reference, nchw);
+    }
+
+    /** The input copied from NCHW into the NHWC layout, outside any timed call. */
+    static float[] toNhwc(float[] inputNchw, ConvGeometry nchw, ConvGeometry nhwc) {
+        float[] out = new float[inputNchw.length];
+        for (int i = 0; i < nchw.n(); i++)
+            for (int ch = 0; ch < nchw.c(); ch++)
+                for (int y = 0; y < nchw.h(); y++)
+                    for (int x = 0; x < nchw.w(); x++) out[nhwc.inIndex(i, ch, y, x)] = inputNchw[nchw.inIndex(i, ch, y, x)];
+        return out;
+    }
+
+    /** The largest magnitude of a reference output, at least 1: the scale of the error bound. */
+    static double largest(double[] reference) {
+        double largest = 1;
+        for (double v : reference) largest = Math.max(largest, Math.abs(v));
+        return largest;
+    }
+
+    /**
+     * Largest absolute difference between an output in {@code g}'s layout and an NCHW reference
+     * (K output channels; K = C for depthwise); infinite when the output holds a NaN.
+     */
+    static double maxError(float[] out, ConvGeometry g, double[] reference, ConvGeometry nchw) {
         double worst = 0;
         for (int i = 0; i < g.n(); i++)
             for (int f = 0; f < g.k(); f++)

@@ -27,15 +27,10 @@ final class DepthwiseWorkload implements KernelFamily.Workload {
         SplittableRandom random = new SplittableRandom(seed);
         inputNchw = ConvWorkload.fill(random, nchw.inputSize());
         filter = ConvWorkload.fill(random, nchw.c() * nchw.r() * nchw.s());
-        inputNhwc = new float[inputNchw.length];
-        for (int i = 0; i < nchw.n(); i++)
-            for (int ch = 0; ch < nchw.c(); ch++)
-                for (int y = 0; y < nchw.h(); y++)
-                    for (int x = 0; x < nchw.w(); x++) inputNhwc[nhwc.inIndex(i, ch, y, x)] = inputNchw[nchw.inIndex(i, ch, y, x)];
+        inputNhwc = ConvWorkload.toNhwc(inputNchw, nchw, nhwc);
         reference = new double[nchw.outputSize()];
         IntStream.range(0, nchw.n() * nchw.c()).parallel().forEach(this::referencePlane);
-        double largest = 1;
-        for (double v : reference) largest = Math.max(largest, Math.abs(v));
+        double largest = ConvWorkload.largest(reference);
         // R*S products per output: reordering errs by a few R*S*eps*max|out|; a margin of 4.
         errorBound = 4.0 * nchw.r() * nchw.s() * EPSILON * largest;
     }
@@ -49,16 +44,7 @@ final class DepthwiseWorkload implements KernelFamily.Workload {
     }
 
     double maxError(float[] out, ConvGeometry g) {
-        double worst = 0;
-        for (int i = 0; i < g.n(); i++)
-            for (int ch = 0; ch < g.c(); ch++)
-                for (int y = 0; y < g.p(); y++)
-                    for (int x = 0; x < g.q(); x++) {
-                        double d = Math.abs(out[g.outIndex(i, ch, y, x)] - reference[nchw.outIndex(i, ch, y, x)]);
-                        if (Double.isNaN(d)) return Double.POSITIVE_INFINITY;
-                        worst = Math.max(worst, d);
-                    }
-        return worst;
+        return ConvWorkload.maxError(out, g, reference, nchw);
     }
 
     private void referencePlane(int plane) {
