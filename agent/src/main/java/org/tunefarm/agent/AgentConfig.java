@@ -34,9 +34,9 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         this(coordinators, token, agentId, labels, List.of(), null, null);
     }
 
-    static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] --token TOKEN [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
+    static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] [--token-file FILE] [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
             + " [--tls] [--trust PEM-FILE]";
-    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "id", "labels", "commandKernels");
+    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public static AgentConfig parse(String[] args) {
@@ -59,6 +59,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             }
             for (JsonNode c : root.path("coordinators")) coordinators.add(address(c.asText(), file + ": coordinators"));
             if (root.hasNonNull("token") && !root.get("token").asText().isEmpty()) token = root.get("token").asText();
+            if (root.hasNonNull("tokenFile")) token = readToken(file.toAbsolutePath().getParent().resolve(root.get("tokenFile").asText()), file + ": tokenFile");
             if (root.hasNonNull("id") && !root.get("id").asText().isBlank()) id = root.get("id").asText();
             root.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             Path base = file.toAbsolutePath().getParent();
@@ -84,6 +85,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
                     for (String c : v.split(",")) flagCoordinators.add(address(c.trim(), "--coordinator"));
                 }
                 case "--token" -> token = v;
+                case "--token-file" -> token = readToken(Path.of(v), "--token-file");
                 case "--id" -> id = v;
                 case "--label" -> {
                     int eq = v.indexOf('=');
@@ -103,7 +105,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         }
         if (!flagCoordinators.isEmpty()) coordinators = flagCoordinators;
         if (coordinators.isEmpty()) throw new IllegalArgumentException("--coordinator is required\n" + USAGE);
-        if (token == null || token.isEmpty()) throw new IllegalArgumentException("--token (or TUNEFARM_TOKEN) is required\n" + USAGE);
+        if (token == null || token.isEmpty()) throw new IllegalArgumentException("--token-file (or TUNEFARM_TOKEN) is required\n" + USAGE);
         if (id == null) id = defaultId();
         return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null);
     }
@@ -116,6 +118,22 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             return root;
         } catch (IOException e) {
             throw new IllegalArgumentException("--config: cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The farm token from a file (its first line, trimmed), so a long-running agent never carries
+     * the token in its argv, where {@code ps} would show it to every user of the board.
+     */
+    static String readToken(Path file, String field) {
+        try {
+            String t = Files.readString(file).strip();
+            int nl = t.indexOf('\n');
+            if (nl >= 0) t = t.substring(0, nl).strip();
+            if (t.isEmpty()) throw new IllegalArgumentException(field + ": " + file + " is empty");
+            return t;
+        } catch (IOException e) {
+            throw new IllegalArgumentException(field + ": cannot read " + file + ": " + e.getMessage());
         }
     }
 

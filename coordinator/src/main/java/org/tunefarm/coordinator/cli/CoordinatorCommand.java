@@ -1,5 +1,7 @@
 package org.tunefarm.coordinator.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -26,8 +28,12 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Option(names = "--bridge-port", description = "Agent bridge port.")
     Integer bridgePort;
 
-    @Option(names = "--token", description = "Farm token agents must present (default: $TUNEFARM_TOKEN or the config's).")
+    @Option(names = "--token", description = "Farm token agents must present (default: $TUNEFARM_TOKEN or the config's)."
+            + " Shown by ps: prefer --token-file or the environment for a long-running coordinator.")
     String token = System.getenv("TUNEFARM_TOKEN");
+
+    @Option(names = "--token-file", paramLabel = "FILE", description = "Read the farm token from FILE (its first line).")
+    Path tokenFile;
 
     @Option(names = "--cluster", description = "Hazelcast cluster name: coordinators with the same name form one farm.")
     String cluster;
@@ -49,6 +55,7 @@ final class CoordinatorCommand implements Callable<Integer> {
         CoordinatorConfig c = config != null ? CoordinatorConfig.load(config) : CoordinatorConfig.defaults();
         if (data != null) c = c.withDataDir(data);
         if (httpPort != null || bridgePort != null) c = c.withPorts(httpPort != null ? httpPort : c.httpPort(), bridgePort != null ? bridgePort : c.bridgePort());
+        if (tokenFile != null) token = readToken(tokenFile);
         if (token != null) c = c.withTokens(token, c.adminToken());
         if (cluster != null) c = c.withClusterName(cluster);
         if (quorum != null) c = c.withQuorum(quorum);
@@ -66,5 +73,11 @@ final class CoordinatorCommand implements Callable<Integer> {
         }));
         stop.await();
         return 0;
+    }
+
+    private static String readToken(Path file) throws IOException {
+        String t = Files.readString(file).strip().lines().findFirst().orElse("").strip();
+        if (t.isEmpty()) throw new IllegalArgumentException("--token-file: " + file + " is empty");
+        return t;
     }
 }

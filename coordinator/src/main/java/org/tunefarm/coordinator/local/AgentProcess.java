@@ -45,13 +45,13 @@ public final class AgentProcess implements AutoCloseable {
         }
         cmd.add("--coordinator");
         cmd.add(String.join(",", coordinators));
-        cmd.add("--token");
-        cmd.add(token);
         cmd.add("--id");
         cmd.add(id);
         cmd.addAll(extraArgs);
         Files.createDirectories(logFile.toAbsolutePath().getParent());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        pb.environment().put("TUNEFARM_TOKEN", token); // never in argv, where ps shows it
+        Process p = pb.start();
         return new AgentProcess(id, p, logFile);
     }
 

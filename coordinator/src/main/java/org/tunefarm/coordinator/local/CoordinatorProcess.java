@@ -42,9 +42,11 @@ public final class CoordinatorProcess implements AutoCloseable {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(MAIN);
         cmd.addAll(List.of("coordinator", "--data", data.toString(), "--http-port", String.valueOf(httpPort),
-                "--bridge-port", String.valueOf(bridgePort), "--token", token, "--cluster", cluster));
+                "--bridge-port", String.valueOf(bridgePort), "--cluster", cluster));
         Files.createDirectories(log.toAbsolutePath().getParent());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().put("TUNEFARM_TOKEN", token); // never in argv, where ps shows it
+        Process p = pb.start();
         return new CoordinatorProcess(p, httpPort, bridgePort, data);
     }
 
