@@ -18,6 +18,7 @@ import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
+import org.tunefarm.coordinator.store.Quarantine;
 import org.tunefarm.coordinator.store.RecordLog;
 import org.tunefarm.coordinator.store.SweepLog;
 
@@ -53,6 +54,8 @@ public final class Coordinator implements AutoCloseable {
         hazelcast = cluster.getHazelcastInstance();
         records = new RecordLog(config.dataDir().resolve("records.jsonl"));
         SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
+        // Lines held in quarantine stay counted until an operator deals with them (and removes the file).
+        vertx.sharedData().getLocalMap(Quarantine.COUNTS).put("lines", records.quarantine().count() + sweeps.quarantine().count());
         String nodeId = cluster.getNodeId();
         await(vertx.deployVerticle(new ReplicaVerticle(nodeId, records, sweeps)));
         Replication replication = new Replication(vertx, nodeId, cluster::getNodes, records, sweeps);

@@ -127,7 +127,8 @@ public final class ApiVerticle extends VerticleBase {
         Future<Integer> agents = vertx.sharedData().<String, String>getAsyncMap(FarmVerticle.AGENTS_MAP).compose(AsyncMap::size);
         Future<Long> repeats = vertx.sharedData().getCounter(FarmVerticle.REPEATS_COUNTER).compose(c -> c.get());
         Future.all(agents, repeats).onSuccess(x -> ctx.json(new JsonObject().put("status", "ok").put("leader", leading.getAsBoolean())
-                        .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)))
+                        .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)
+                        .put("quarantined", vertx.sharedData().getLocalMap(org.tunefarm.coordinator.store.Quarantine.COUNTS).getOrDefault("lines", 0))))
                 .onFailure(ctx::fail);
     }
 

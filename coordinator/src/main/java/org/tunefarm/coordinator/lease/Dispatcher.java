@@ -34,6 +34,9 @@ public final class Dispatcher {
         default void agentChanged(AgentInfo agent) {}
 
         default void sweepChanged(SweepRun sweep) {}
+
+        /** A device class's searches of a sweep began: worth keeping, so a restart begins them alike. */
+        default void classStarted(SweepRun sweep, String deviceClass, int cores, long at) {}
     }
 
     /** Heartbeats an agent may miss before it is presumed dead. */
@@ -82,6 +85,17 @@ public final class Dispatcher {
     }
 
     /**
+     * A device class's searches of a sweep began before a restart or takeover: they begin again
+     * with the same space and time window, so the sweep's state is right before its agents return.
+     */
+    public void resume(String sweepId, String deviceClass, int cores, long at) {
+        SweepRun s = sweeps.get(sweepId);
+        if (s == null || s.hasClass(deviceClass)) return;
+        s.searches(deviceClass, Math.max(1, cores), at);
+        listener.sweepChanged(s);
+    }
+
+    /**
      * An agent registered with a previous leader: known again, without a lease (the old leader's
      * leases died with it), with a fresh heartbeat window to prove it is still alive.
      */
@@ -121,7 +135,11 @@ public final class Dispatcher {
         agents.put(agentId, a);
         for (SweepRun s : sweeps.values()) {
             if (!s.targets(a.deviceClass(), a.families(), a::commandKernel) || s.done(now)) continue;
-            for (Search search : s.searches(a.deviceClass(), Math.max(1, a.profile().logicalCores()), now)) {
+            boolean begins = !s.hasClass(a.deviceClass());
+            int cores = Math.max(1, a.profile().logicalCores());
+            List<Search> searches = s.searches(a.deviceClass(), cores, now);
+            if (begins) listener.classStarted(s, a.deviceClass(), cores, now);
+            for (Search search : searches) {
                 List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);
                 int round = 0;
                 if (cs.isEmpty()) {

@@ -6,10 +6,13 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.replica.NotReplicated;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.store.RecordStore;
@@ -54,6 +57,14 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     private final long heartbeatMs;
     private Dispatcher dispatcher;
     private TableService table;
+    /** Stored here, refused with 503, not yet retried: record id → record. Bounded, oldest forgotten. */
+    private final Map<String, Measurement> unacknowledged = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Measurement> eldest) {
+            return size() > UNACKNOWLEDGED_KEPT;
+        }
+    };
+    /** Enough for every candidate out on lease in a large farm; a retry older than that counts as a repeat. */
+    private static final int UNACKNOWLEDGED_KEPT = 100_000;
 
     public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs) {
         this.records = records;
@@ -102,13 +113,18 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     /** Reads the sweep log and the record log back: sweeps resume where their records end. */
     private List<TableEntry> restore() throws Exception {
-        for (SweepLog.Entry e : sweepLog.read()) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
+        List<SweepLog.Entry> entries = sweepLog.read();
+        for (SweepLog.Entry e : entries) if (e.spec() != null) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
         List<TableEntry> changed = new ArrayList<>();
         records.replay(m -> {
             dispatcher.replay(m);
             TableEntry e = table.fold(m, flops(m));
             if (e != null) changed.add(e);
         });
+        // After the records, in the order the classes began: a class's search is seeded with the
+        // evidence of the classes before it, as when it first began.
+        entries.stream().filter(e -> e.classStart() != null).sorted(java.util.Comparator.comparingLong(SweepLog.Entry::createdAt))
+                .forEach(e -> dispatcher.resume(e.id(), e.classStart().deviceClass(), e.classStart().cores(), e.createdAt()));
         LOG.info(() -> "restored " + dispatcher.sweeps().size() + " sweeps and " + records.count() + " records");
         return changed;
     }
@@ -134,21 +150,23 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         }
         replication.append(checked).onComplete(ar -> {
             if (ar.failed()) {
+                if (ar.cause() instanceof NotReplicated n) storedUnacknowledged(n.storedHere());
                 LOG.log(Level.SEVERE, "report not acknowledged: " + ar.cause().getMessage());
                 m.fail(503, "not durable yet, send again: " + ar.cause().getMessage());
                 return;
             }
-            List<Measurement> fresh = ar.result();
+            // The retry of a report refused with 503 finds its records stored: they are still its own.
+            List<Measurement> fresh = new ArrayList<>(ar.result());
+            for (Measurement x : checked) {
+                Measurement stored = unacknowledged.remove(x.recordId());
+                if (stored != null) fresh.add(stored);
+            }
             // A measurement of a candidate already recorded is work the farm should not have lent out again.
             if (fresh.size() < checked.size()) {
                 vertx.sharedData().getCounter(REPEATS_COUNTER).compose(c -> c.addAndGet(checked.size() - fresh.size()));
             }
             dispatcher.persisted(report, fresh);
-            List<TableEntry> changed = new ArrayList<>();
-            for (Measurement x : fresh) {
-                TableEntry e = table.fold(x, flops(x));
-                if (e != null) changed.add(e);
-            }
+            List<TableEntry> changed = fold(ar.result());
             // The records are durable, so the ack does not depend on the publish; waiting for it
             // gives the agent's operator read-your-writes on the table.
             table.publish(changed).onComplete(p -> {
@@ -156,6 +174,30 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
                 m.reply(json(Ack.ok(fresh.size())));
             });
         });
+    }
+
+    /**
+     * Records durable in this log whose report got a 503 (no other coordinator confirmed a copy).
+     * They are in the log, so the table and the searches learn of them now, as a restart would;
+     * the lease stays open for the agent's retry, which is acknowledged as the report's own.
+     */
+    private void storedUnacknowledged(List<Measurement> stored) {
+        for (Measurement x : stored) {
+            unacknowledged.put(x.recordId(), x);
+            dispatcher.replay(x);
+        }
+        table.publish(fold(stored));
+        dispatcher.sweeps().forEach(this::sweepChanged);
+    }
+
+    /** Folds new records into the local table; returns the slots that changed. */
+    private List<TableEntry> fold(List<Measurement> stored) {
+        List<TableEntry> changed = new ArrayList<>();
+        for (Measurement x : stored) {
+            TableEntry e = table.fold(x, flops(x));
+            if (e != null) changed.add(e);
+        }
+        return changed;
     }
 
     /** Records that reached the log by copy, after this leader restored: searches and table learn of them. */
@@ -204,6 +246,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     @Override public void agentChanged(AgentInfo agent) {
         put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
+    }
+
+    @Override public void classStarted(SweepRun sweep, String deviceClass, int cores, long at) {
+        replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, cores, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
+                + ": keeping the start of class " + deviceClass + " failed (a restart gives it a fresh time window): " + t.getMessage()));
     }
 
     @Override public void sweepChanged(SweepRun sweep) {

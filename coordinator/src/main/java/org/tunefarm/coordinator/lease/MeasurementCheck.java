@@ -9,7 +9,7 @@ import org.tunefarm.protocol.ProtocolException;
 /**
  * Refuses measurements no honest harness produces: missing fields, NaN, infinite, negative or
  * absurd timings, impossible statistics, sensor readings no board reports, timestamps before 1970
- * or after 2100. Stats are checked whenever present, not only for OK: a record is a record.
+ * or after 2100, statuses this version does not know. Stats are checked whenever present, not only for OK: a record is a record.
  */
 final class MeasurementCheck {
     /** An hour per call: anything slower is not a kernel measurement. */
@@ -24,6 +24,8 @@ final class MeasurementCheck {
 
     static void check(Measurement m, String f) {
         if (m.status() == null) throw new ProtocolException(f + ".status: is required");
+        // The log reads statuses of newer versions forward-compatibly; an agent must speak this version's.
+        if (!m.status().known()) throw new ProtocolException(f + ".status: unknown status " + m.status() + ", expected one of " + Status.values());
         if (m.key() == null) throw new ProtocolException(f + ".key: is required");
         if (m.params() == null) throw new ProtocolException(f + ".params: is required");
         if (m.sweepId() == null || m.agentId() == null || m.deviceClass() == null) throw new ProtocolException(f + ": sweepId, agentId and deviceClass are required");

@@ -49,13 +49,15 @@ public final class Replication {
     /**
      * Makes measurements durable here and on a peer.
      *
-     * @return the ones that were new to this coordinator
+     * @return the ones that were new to this coordinator; failed with {@link NotReplicated} when
+     *         they are durable here only
      */
     public Future<List<Measurement>> append(List<Measurement> ms) {
         return vertx.executeBlocking(() -> records.append(ms)).compose(fresh -> {
             JsonArray body = new JsonArray();
             for (Measurement m : ms) body.add(new JsonObject(Protocol.write(m)));
-            return toOnePeer(peer -> ReplicaVerticle.recordsAddress(peer), new JsonObject().put("records", body)).map(fresh);
+            return toOnePeer(peer -> ReplicaVerticle.recordsAddress(peer), new JsonObject().put("records", body)).map(fresh)
+                    .recover(t -> Future.failedFuture(new NotReplicated(fresh, t)));
         });
     }
 

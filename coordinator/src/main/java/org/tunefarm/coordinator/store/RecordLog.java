@@ -19,57 +19,35 @@ import org.tunefarm.protocol.Protocol;
 
 /**
  * A JSON-lines file of measurements, appended and fsynced before an append returns, so an
- * acknowledged record survives kill -9 and power loss. On open, a torn last line (the process died
- * mid-write) is cut off: it was never acknowledged.
+ * acknowledged record survives kill -9 and power loss. On open a torn last line (the process died
+ * mid-write) is cut off: it was never acknowledged. Any other line that cannot be read is moved to
+ * the {@link Quarantine} beside the log, byte for byte, and every record after it is kept (see
+ * {@link LineScan}). Records of a newer version are read: unknown fields are ignored and an
+ * unknown status is kept as it was written.
  */
 public final class RecordLog implements RecordStore {
     private static final Logger LOG = Logger.getLogger(RecordLog.class.getName());
 
     private final Path file;
+    private final Quarantine quarantine;
     private final FileChannel channel;
     private final Set<String> ids = new HashSet<>();
 
     public RecordLog(Path file) throws IOException {
         this.file = file;
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        long good = scan();
-        if (good < channel.size()) {
-            LOG.warning(() -> file + ": dropping a torn record at byte " + good + " (never acknowledged)");
-            channel.truncate(good);
-            channel.force(true);
-        }
+        this.quarantine = new Quarantine(file);
+        LineScan.open(file, quarantine, line -> ids.add(LineScan.strict(line, Measurement.class).recordId()));
+        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         channel.position(channel.size());
     }
 
-    /**
-     * A reader that replaces malformed UTF-8 rather than throwing: a torn last line may end inside
-     * a multi-byte character, and must be cut off, not make the log unreadable. A replaced tail is
-     * never shorter in bytes than the original, so it still counts as torn.
-     */
-    private BufferedReader lines() throws IOException {
-        return new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8));
+    /** Where this log keeps the lines it could not read. */
+    public Quarantine quarantine() {
+        return quarantine;
     }
 
-    /** Reads ids of complete lines; returns the byte length of the complete prefix. */
-    private long scan() throws IOException {
-        long good = 0;
-        try (BufferedReader r = lines()) {
-            String line;
-            long offset = 0;
-            while ((line = r.readLine()) != null) {
-                long next = offset + line.getBytes(StandardCharsets.UTF_8).length + 1;
-                if (next > channel.size()) break; // last line without newline: torn
-                try {
-                    ids.add(Protocol.JSON.readValue(line, Measurement.class).recordId());
-                } catch (IOException e) {
-                    break;
-                }
-                offset = next;
-                good = next;
-            }
-        }
-        return good;
+    private BufferedReader lines() throws IOException {
+        return new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8));
     }
 
     @Override public synchronized List<Measurement> append(List<Measurement> measurements) throws IOException {
@@ -104,7 +82,16 @@ public final class RecordLog implements RecordStore {
             long offset = 0;
             while ((line = r.readLine()) != null && offset < limit) {
                 offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
-                sink.accept(Protocol.JSON.readValue(line, Measurement.class));
+                Measurement m;
+                try {
+                    m = Protocol.JSON.readValue(line, Measurement.class);
+                } catch (IOException e) {
+                    // Damaged since this log was opened: the next start quarantines it; the rest still counts.
+                    long at = offset;
+                    LOG.warning(() -> file + ": skipping an unreadable line ending at byte " + at + ": " + e.getMessage());
+                    continue;
+                }
+                sink.accept(m);
             }
         }
     }

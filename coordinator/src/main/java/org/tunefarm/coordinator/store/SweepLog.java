@@ -1,6 +1,8 @@
 package org.tunefarm.coordinator.store;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,43 +15,117 @@ import org.tunefarm.protocol.Protocol;
 
 /**
  * The sweeps a coordinator accepted, one JSON line each, fsynced before the sweep is acknowledged,
- * so a restarted farm knows what it was asked to do and resumes it from the record log.
+ * so a restarted farm knows what it was asked to do and resumes it from the record log. It also
+ * keeps when each device class's searches of a sweep began, and on how many cores: that fixes
+ * the class's search space and its time window, so a restarted or new leader rebuilds the same
+ * searches (and keeps their deadlines) before any agent of the class is back.
+ *
+ * <p>Opened like the record log: a torn last line is cut, any other unreadable line goes to the
+ * quarantine beside it. A torn last line is also cut before each append, so an append never
+ * glues itself onto a half-written line.
  */
 public final class SweepLog {
     private static final Logger LOG = Logger.getLogger(SweepLog.class.getName());
 
-    /** One accepted sweep. */
-    public record Entry(String id, long createdAt, SweepSpec spec) {}
+    /**
+     * One accepted sweep ({@code spec} set), or the start of a device class's searches in sweep
+     * {@code id} ({@code classStart} set, {@code createdAt} the start of its time window).
+     */
+    public record Entry(String id, long createdAt, SweepSpec spec, ClassStart classStart) {
+        /** An accepted sweep. */
+        public Entry(String id, long createdAt, SweepSpec spec) {
+            this(id, createdAt, spec, null);
+        }
+
+        /** The searches of {@code deviceClass} in sweep {@code sweepId} began at {@code at}, on {@code cores} cores. */
+        public static Entry classStarted(String sweepId, String deviceClass, int cores, long at) {
+            return new Entry(sweepId, at, null, new ClassStart(deviceClass, cores));
+        }
+
+        /** What makes an entry the same as another, for copies that arrive more than once. */
+        String identity() {
+            return classStart == null ? id : id + "/" + classStart.deviceClass();
+        }
+    }
+
+    /** A device class's searches of a sweep began, with the space for this many logical cores. */
+    public record ClassStart(String deviceClass, int cores) {}
 
     private final Path file;
+    private final Quarantine quarantine;
 
     public SweepLog(Path file) throws IOException {
         this.file = file;
-        Files.createDirectories(file.toAbsolutePath().getParent());
+        this.quarantine = new Quarantine(file);
+        LineScan.open(file, quarantine, line -> LineScan.strict(line, Entry.class));
     }
 
-    /** Appends a sweep unless one with its id is already kept (copies arrive more than once). */
+    /** Where this log keeps the lines it could not read. */
+    public Quarantine quarantine() {
+        return quarantine;
+    }
+
+    /** Appends an entry unless an equal one is already kept (copies arrive more than once). */
     public synchronized void appendIfAbsent(Entry e) throws IOException {
-        for (Entry x : read()) if (x.id().equals(e.id())) return;
+        for (Entry x : read()) if (x.identity().equals(e.identity())) return;
         append(e);
     }
 
     public synchronized void append(Entry e) throws IOException {
-        try (var ch = java.nio.channels.FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            ch.write(java.nio.ByteBuffer.wrap((Protocol.write(e) + "\n").getBytes(StandardCharsets.UTF_8)));
+        boolean created = !Files.exists(file);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            cutTornTail(ch);
+            ByteBuffer buf = ByteBuffer.wrap((Protocol.write(e) + "\n").getBytes(StandardCharsets.UTF_8));
+            ch.position(ch.size());
+            while (buf.hasRemaining()) ch.write(buf);
             ch.force(false);
         }
+        if (created) Folder.sync(file);
     }
 
+    /** A write that failed half-way leaves a line without its newline: it was never acknowledged. */
+    private void cutTornTail(FileChannel ch) throws IOException {
+        long size = ch.size();
+        if (size == 0) return;
+        ByteBuffer one = ByteBuffer.allocate(1);
+        ch.read(one, size - 1);
+        if (one.get(0) == '\n') return;
+        long end = size;
+        ByteBuffer chunk = ByteBuffer.allocate(4096);
+        while (end > 0) {
+            long from = Math.max(0, end - chunk.capacity());
+            chunk.clear().limit((int) (end - from));
+            ch.read(chunk, from);
+            for (int i = chunk.position() - 1; i >= 0; i--) {
+                if (chunk.get(i) == '\n') {
+                    cut(ch, from + i + 1, size);
+                    return;
+                }
+            }
+            end = from;
+        }
+        cut(ch, 0, size);
+    }
+
+    private void cut(FileChannel ch, long at, long size) throws IOException {
+        LOG.warning(() -> file + ": cutting a torn last line at byte " + at + " (" + (size - at) + " bytes) before appending");
+        ch.truncate(at);
+        ch.force(true);
+    }
+
+    /** Every readable entry, in append order; a line damaged since the log was opened is skipped. */
     public synchronized List<Entry> read() throws IOException {
         List<Entry> out = new ArrayList<>();
         if (!Files.exists(file)) return out;
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+        int lineStart = 0;
+        for (int i = text.indexOf('\n'); i >= 0; lineStart = i + 1, i = text.indexOf('\n', lineStart)) {
+            String line = text.substring(lineStart, i);
             if (line.isBlank()) continue;
             try {
                 out.add(Protocol.JSON.readValue(line, Entry.class));
             } catch (IOException ex) {
-                LOG.warning(() -> file + ": skipping an unreadable (torn) sweep line");
+                LOG.warning(() -> file + ": skipping an unreadable sweep line (quarantined at the next start)");
             }
         }
         return out;

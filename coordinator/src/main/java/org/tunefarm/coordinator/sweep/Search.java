@@ -83,6 +83,9 @@ public final class Search {
 
     public SearchSpace space() { return space; }
 
+    /** When exploring stops (epoch ms), fixed when the class's searches began; 0 for no time budget. */
+    public long endsAt() { return endsAt; }
+
     /** Up to n candidates to lend out: the baseline first, then returned ones, then new proposals. */
     public List<Candidate> take(int n, long now) {
         List<Candidate> out = new ArrayList<>();
@@ -162,6 +165,11 @@ public final class Search {
 
     /** A measurement of this search became durable (now, or before a restart). */
     public void recorded(Measurement m) {
+        recorded(Outcome.of(m, key));
+    }
+
+    /** What a durable measurement of this search taught. */
+    void recorded(Outcome m) {
         if (m.round() > 0) {
             roundRecorded.computeIfAbsent(m.round(), r -> new HashSet<>()).add(m.index());
             roundAgent.putIfAbsent(m.round(), m.agentId());
@@ -179,13 +187,13 @@ public final class Search {
         if (recorded.add(m.index())) {
             proposed.add(m.index());
             if (m.status() != Status.OK) failures++;
-            else if (m.stats() != null) okMedians.put(m.index(), m.stats().medianNs());
+            else if (m.ok()) okMedians.put(m.index(), m.medianNs());
             strategy.tell(m.index(), result(m));
         }
     }
 
-    private static Result result(Measurement m) {
-        return m.status() == Status.OK ? Result.ok(m.stats().medianNs() / 1e6) : Result.failed(m.status().name());
+    private static Result result(Outcome m) {
+        return m.ok() ? Result.ok(m.medianNs() / 1e6) : Result.failed(m.status().name());
     }
 
     /** This search's OK measurements, as evidence for another device class's search of the same kernel. */

@@ -16,8 +16,9 @@ import org.tunefarm.space.SearchSpace;
 
 /**
  * A sweep being run: its spec and, per device class that has agents, one {@link Search} per
- * shape. A class's searches are created when its first agent asks for work, with the space for
- * that class's core count.
+ * shape. A class's searches begin when its first agent asks for work, with the space for that
+ * class's core count and the time window from that moment; the sweep log keeps both, so a
+ * restarted leader begins them again at once, with the same space and deadline.
  */
 public final class SweepRun {
     private final String id;
@@ -25,8 +26,12 @@ public final class SweepRun {
     private final long createdAt;
     private final KernelSpec family;
     private final Map<String, List<Search>> byClass = new LinkedHashMap<>();
-    /** Records replayed before an agent of their class came back; applied when its searches start. */
-    private final Map<String, List<org.tunefarm.measure.Measurement>> backlog = new LinkedHashMap<>();
+    /**
+     * What records of a class whose searches have not begun taught (a log written before class
+     * starts were kept), applied when they begin. Outcomes, not records: a restored farm must not
+     * hold every measurement in memory until an agent of the class pulls.
+     */
+    private final Map<String, List<Outcome>> backlog = new LinkedHashMap<>();
 
     public SweepRun(String id, SweepSpec spec, long createdAt) {
         this.id = id;
@@ -58,7 +63,12 @@ public final class SweepRun {
         return spec.deviceClasses().isEmpty() || spec.deviceClasses().contains(deviceClass);
     }
 
-    /** The searches for a device class, created on first use. */
+    /**
+     * The searches for a device class, begun on first use.
+     *
+     * @param now when they begin, if they do: their time window starts here (a restored class
+     *            start passes its original moment)
+     */
     public List<Search> searches(String deviceClass, int cores, long now) {
         return byClass.computeIfAbsent(deviceClass, c -> {
             List<Search> out = new ArrayList<>();
@@ -78,7 +88,7 @@ public final class SweepRun {
                         s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, from,
                         spec.fidelity().finalists()));
             }
-            for (var m : backlog.getOrDefault(c, List.of())) {
+            for (Outcome m : backlog.getOrDefault(c, List.of())) {
                 for (Search x : out) if (x.key().equals(m.key())) x.recorded(m);
             }
             backlog.remove(c);
@@ -86,14 +96,16 @@ public final class SweepRun {
         });
     }
 
-    /** A durable record of this sweep: applied to its search, or kept until the class starts. */
+    /** A durable record of this sweep: applied to its search, or kept (as its outcome) until the class begins. */
     public void recorded(org.tunefarm.measure.Measurement m) {
         List<Search> l = byClass.get(m.deviceClass());
-        if (l == null) {
-            backlog.computeIfAbsent(m.deviceClass(), k -> new ArrayList<>()).add(m);
+        if (l != null) {
+            for (Search x : l) if (x.key().equals(m.key())) x.recorded(m);
             return;
         }
-        for (Search x : l) if (x.key().equals(m.key())) x.recorded(m);
+        for (KernelKey key : spec.keys()) {
+            if (key.equals(m.key())) backlog.computeIfAbsent(m.deviceClass(), k -> new ArrayList<>()).add(Outcome.of(m, key));
+        }
     }
 
     public Search search(String deviceClass, String keyId) {
