@@ -102,7 +102,10 @@ class ProtocolTest {
         assertFieldRefused("{\"v\":1,\"lease\":{\"candidates\":[{\"index\":1},{\"index\":[]}]},\"retryMs\":0}", Work.class, "lease.candidates[1].index");
         assertFieldRefused("{\"v\":1,\"agentId\":\"a\",\"profile\":{\"physicalCores\":\"many\"},\"families\":[]}", Register.class, "profile.physicalCores");
         assertFieldRefused("{\"v\":1,\"agentId\":\"a\",\"leaseId\":null,\"sensors\":{\"temperatureC\":{}}}", Heartbeat.class, "sensors.temperatureC");
-        assertFieldRefused("{\"v\":1,\"agentId\":\"a\",\"leaseId\":\"l\",\"measurements\":[{\"status\":\"GREAT\"}]}", Report.class, "measurements[0].status");
+        // A well-formed name this version does not know ("GREAT") is read as an unknown status (records of newer
+        // versions stay readable); the coordinator refuses it from an agent. Anything else is not a status at all.
+        assertFieldRefused("{\"v\":1,\"agentId\":\"a\",\"leaseId\":\"l\",\"measurements\":[{\"status\":\"great!\"}]}", Report.class, "measurements[0].status");
+        assertFieldRefused("{\"v\":1,\"agentId\":\"a\",\"leaseId\":\"l\",\"measurements\":[{\"status\":7}]}", Report.class, "measurements[0].status");
     }
 
     @Test
