@@ -91,7 +91,7 @@ public final class Dispatcher {
     public void resume(String sweepId, String deviceClass, int cores, long at) {
         SweepRun s = sweeps.get(sweepId);
         if (s == null || s.hasClass(deviceClass)) return;
-        s.searches(deviceClass, Math.max(1, cores), at);
+        for (Search x : s.searches(deviceClass, Math.max(1, cores), at)) x.settle(clock.getAsLong());
         listener.sweepChanged(s);
     }
 

@@ -111,6 +111,17 @@ public final class Search {
         return out;
     }
 
+    /**
+     * After a restore: asks the strategy for its next candidate, as a pull would, so a search whose
+     * space is exhausted shows done before any agent asks; a candidate it proposes is lent first.
+     */
+    public void settle(long now) {
+        if (exhausted || budgetLeft() == 0 || (endsAt != 0 && now >= endsAt) || !retry.isEmpty()) return;
+        List<Long> next = strategy.propose(1);
+        if (next.isEmpty() && strategy.finished()) exhausted = true;
+        for (long i : next) if (proposed.add(i)) retry.add(new Candidate(i, space.config(i)));
+    }
+
     private int budgetLeft() {
         if (budget == 0) return Integer.MAX_VALUE;
         return Math.max(0, budget - proposed.size());
@@ -223,14 +234,17 @@ public final class Search {
     }
 
     public Progress progress(long now) {
-        return new Progress(deviceClass, key.id(), budget, recorded.size(), failures, outstanding.size() + retry.size(), baselineRecorded, done(now), transferFrom);
+        return new Progress(deviceClass, key.id(), budget, recorded.size(), failures, outstanding.size() + retry.size(), baselineRecorded, done(now), transferFrom,
+                endsAt);
     }
 
     /**
      * What a user sees of a search in the sweep's status.
      *
      * @param transferFrom device classes whose records seeded this search's strategy
+     * @param endsAt       when exploring stops under the sweep's time budget (epoch ms), 0 without one;
+     *                     kept across restarts and takeovers
      */
     public record Progress(String deviceClass, String kernel, int budget, int measured, int failed, int pending, boolean baselineMeasured,
-                           boolean done, List<String> transferFrom) {}
+                           boolean done, List<String> transferFrom, long endsAt) {}
 }
