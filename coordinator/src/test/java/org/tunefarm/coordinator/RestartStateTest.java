@@ -99,4 +99,53 @@ class RestartStateTest {
             assertEquals(0, get(c, "/api/health").path("quarantined").asInt());
         }
     }
+
+    @Test void aNewLeaderShowsFinishedSweepsDone() throws Exception {
+        String cluster = "restart-state-" + java.util.UUID.randomUUID();
+        int[] members = {org.tunefarm.coordinator.local.FreePort.pick(), org.tunefarm.coordinator.local.FreePort.pick()};
+        CoordinatorConfig first = member(data.resolve("first"), cluster, members, 0).withTokens(TOKEN, "");
+        CoordinatorConfig second = member(data.resolve("second"), cluster, members, 1).withTokens(TOKEN, "");
+        try (Coordinator follower = new Coordinator(second)) {
+            String finished;
+            JsonNode before;
+            try (Coordinator leader = new Coordinator(first).start()) {
+                follower.start();
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> leader.leading() && !follower.leading());
+                AgentProcess agent = AgentProcess.start("agent-1", List.of("127.0.0.1:" + first.bridgePort()), TOKEN, data.resolve("agent-1.log"), List.of());
+                try {
+                    finished = submit(leader, FINISHES);
+                    await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
+                            .until(() -> "done".equals(get(leader, "/api/sweeps/" + finished).path("state").asText()));
+                    before = get(leader, "/api/sweeps/" + finished).path("searches").get(0);
+                } finally {
+                    agent.close();
+                }
+            }
+            // The follower takes over from its replica of the logs, with no agent of the class connected.
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(follower::leading);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> "done".equals(get(follower, "/api/sweeps/" + finished).path("state").asText()));
+            JsonNode after = get(follower, "/api/sweeps/" + finished).path("searches").get(0);
+            assertEquals(before.path("measured").asInt(), after.path("measured").asInt());
+        }
+    }
+
+    /**
+     * Member {@code i} of a two-member cluster of its own: fixed Hazelcast ports that list each
+     * other, since the default port range may hold other clusters' members on a shared machine.
+     */
+    static CoordinatorConfig member(Path data, String cluster, int[] ports, int i) throws Exception {
+        String yaml;
+        try (java.io.InputStream in = RestartStateTest.class.getResourceAsStream("/hazelcast-default.yaml")) {
+            yaml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        yaml = yaml.replace("cluster-name: tunefarm", "cluster-name: " + cluster)
+                .replace("auto-increment: true", "auto-increment: false").replace("port: 5701", "port: " + ports[i])
+                .replace("          - 127.0.0.1\n", "          - 127.0.0.1:" + ports[0] + "\n          - 127.0.0.1:" + ports[1] + "\n");
+        java.nio.file.Files.createDirectories(data);
+        Path file = data.resolve("hazelcast-pair.yaml");
+        java.nio.file.Files.writeString(file, yaml);
+        return CoordinatorConfig.defaults().withDataDir(data).withPorts(org.tunefarm.coordinator.local.FreePort.pick(),
+                org.tunefarm.coordinator.local.FreePort.pick()).withHazelcast(file);
+    }
 }
