@@ -250,7 +250,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     @Override public void classStarted(SweepRun sweep, String deviceClass, int cores, long at) {
         replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, cores, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
-                + ": keeping the start of class " + deviceClass + " failed (a restart gives it a fresh time window): " + t.getMessage()));
+                + ": the start of class " + deviceClass + " is not kept on two disks (a leader without it begins the class anew): " + t.getMessage()));
     }
 
     @Override public void sweepChanged(SweepRun sweep) {
