@@ -6,6 +6,7 @@ import io.vertx.core.Deployable;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.Iterator;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 
@@ -18,23 +19,31 @@ import java.util.logging.Logger;
  */
 final class Leadership {
     private static final Logger LOG = Logger.getLogger(Leadership.class.getName());
-    private static final String NODE_ID = "__vertx.nodeId";
+    private static final String NODE_ID = Coordinator.NODE_ID;
     static final long CHECK_MS = 250;
 
     private final Vertx vertx;
     private final HazelcastInstance hazelcast;
     private final String nodeId;
     private final int quorum;
+    private final BooleanSupplier caughtUp;
     private final Supplier<Deployable> farm;
     private String deployment;
     private boolean changing;
+    private boolean waitingForCopies;
     private volatile boolean leading;
 
-    Leadership(Vertx vertx, HazelcastInstance hazelcast, String nodeId, int quorum, Supplier<Deployable> farm) {
+    /**
+     * @param caughtUp whether this coordinator has read every peer's records: one that could not
+     *                 does not take the lead (a leader that stays leader keeps leading meanwhile,
+     *                 copying what a returning member brings in the background)
+     */
+    Leadership(Vertx vertx, HazelcastInstance hazelcast, String nodeId, int quorum, BooleanSupplier caughtUp, Supplier<Deployable> farm) {
         this.vertx = vertx;
         this.hazelcast = hazelcast;
         this.nodeId = nodeId;
         this.quorum = quorum;
+        this.caughtUp = caughtUp;
         this.farm = farm;
     }
 
@@ -61,7 +70,11 @@ final class Leadership {
     private Future<Void> check() {
         if (changing) return Future.succeededFuture();
         boolean should = shouldLead();
-        if (should && deployment == null) {
+        if (should && deployment == null && !caughtUp.getAsBoolean()) {
+            if (!waitingForCopies) LOG.info("not taking the lead until the other coordinators' records are copied here");
+            waitingForCopies = true;
+        } else if (should && deployment == null) {
+            waitingForCopies = false;
             changing = true;
             LOG.info("taking the lead");
             Deployable verticle;
