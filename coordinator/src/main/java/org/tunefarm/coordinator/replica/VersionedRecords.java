@@ -29,7 +29,7 @@ public final class VersionedRecords implements RecordStore {
     }
 
     /** Which measurement a record is, as opposed to which candidate: who took it, and when. */
-    static int version(Measurement m) {
+    public static int version(Measurement m) {
         return Objects.hash(m.agentId(), m.startedAt(), m.finishedAt());
     }
 
