@@ -21,6 +21,7 @@ final class Leadership {
     private static final Logger LOG = Logger.getLogger(Leadership.class.getName());
     private static final String NODE_ID = Coordinator.NODE_ID;
     static final long CHECK_MS = 250;
+    static final long MERGE_SETTLE_MS = 2_000;
 
     private final Vertx vertx;
     private final HazelcastInstance hazelcast;
@@ -31,6 +32,8 @@ final class Leadership {
     private String deployment;
     private boolean changing;
     private boolean waitingForCopies;
+    /** Set while Hazelcast merges this member into another cluster, and for a moment after. */
+    private volatile long mergeSettlesAt;
     private volatile boolean leading;
 
     /**
@@ -49,6 +52,17 @@ final class Leadership {
 
     /** Starts watching; completes once this coordinator leads or knows that another does. */
     Future<Void> start() {
+        // A coordinator that steps down while its member merges (a healed partition) unregisters its
+        // consumers while Vert.x republishes them into the merged cluster's subscription map, which
+        // can leave them there, pointing at a verticle that is gone: so leadership holds still
+        // until the merge has settled.
+        hazelcast.getLifecycleService().addLifecycleListener(e -> {
+            switch (e.getState()) {
+                case MERGING -> mergeSettlesAt = Long.MAX_VALUE;
+                case MERGED, MERGE_FAILED -> mergeSettlesAt = System.currentTimeMillis() + MERGE_SETTLE_MS;
+                default -> { }
+            }
+        });
         Future<Void> first = check();
         vertx.setPeriodic(CHECK_MS, t -> check());
         return first;
@@ -68,7 +82,7 @@ final class Leadership {
     }
 
     private Future<Void> check() {
-        if (changing) return Future.succeededFuture();
+        if (changing || System.currentTimeMillis() < mergeSettlesAt) return Future.succeededFuture();
         boolean should = shouldLead();
         if (should && deployment == null && !caughtUp.getAsBoolean()) {
             if (!waitingForCopies) LOG.info("not taking the lead until the other coordinators' records are copied here");

@@ -38,7 +38,7 @@ public final class PartitionAudit {
     private PartitionAudit() {}
 
     static Set<String> expected(PartitionRun.Settings s) {
-        return ChaosAudit.expected(s.shapes(), s.unitUs(), 15);
+        return ChaosAudit.expected(s.shapes(), s.unitUs(), s.maxA());
     }
 
     static Side side(String sweep, List<Path> dataDirs) throws IOException {

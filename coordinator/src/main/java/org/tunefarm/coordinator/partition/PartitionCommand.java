@@ -24,7 +24,7 @@ public final class PartitionCommand implements Callable<Integer> {
     /** Exit status when the namespaces could not be made (not root, no iproute2, no netns support). */
     public static final int CANNOT_STAGE = 3;
 
-    @Option(names = "--quick", description = "A shorter run for the test suite: one shape (507 candidates), one agent a side, a 20 s cut.")
+    @Option(names = "--quick", description = "A shorter run for the test suite: one shape with a in [0, 7] (257 candidates), one agent a side, a 20 s cut.")
     boolean quick;
 
     @Option(names = "--cut-seconds", description = "How long side 2 stays cut off (default 30; 20 with --quick).")
@@ -75,11 +75,13 @@ public final class PartitionCommand implements Callable<Integer> {
         int cut = cutSeconds != null ? cutSeconds : quick ? 20 : 30;
         int agentsPerSide = quick ? 1 : 2;
         int shapes = quick ? 1 : 2;
+        int maxA = quick ? 7 : 15;
+        int batch = quick ? 8 : 12;
         // Long enough a candidate that the sweep is still running when the cut ends.
         int unitUs = quick ? 1000 : 2000;
         List<PartitionRun.Settings> scenarios = List.of(
-                new PartitionRun.Settings(3, 2, agentsPerSide, shapes, unitUs, cut, d.resolve("quorum-2")),
-                new PartitionRun.Settings(2, 1, agentsPerSide, shapes, unitUs, cut, d.resolve("quorum-1")));
+                new PartitionRun.Settings(3, 2, agentsPerSide, shapes, unitUs, maxA, batch, cut, d.resolve("quorum-2")),
+                new PartitionRun.Settings(2, 1, agentsPerSide, shapes, unitUs, maxA, batch, cut, d.resolve("quorum-1")));
         List<PartitionAudit.Outcome> outcomes = new ArrayList<>();
         for (PartitionRun.Settings s : scenarios) {
             PartitionAudit.Outcome o = new PartitionRun(s, net, System.err).run();

@@ -39,9 +39,11 @@ public final class PartitionRun {
     /**
      * @param coordinators 3 (two on side 1, one on side 2) or 2 (one each)
      * @param agentsPerSide agent processes on each side
+     * @param maxA         the sweep keeps the sleep kernel's {@code a} in [0, maxA] (15: the whole space, 507 candidates a shape)
      * @param cutSeconds   how long side 2 stays cut off
      */
-    public record Settings(int coordinators, int quorum, int agentsPerSide, int shapes, int unitUs, int cutSeconds, Path dir) {}
+    public record Settings(int coordinators, int quorum, int agentsPerSide, int shapes, int unitUs, int maxA, int batchSize, int cutSeconds,
+                           Path dir) {}
 
     private final Settings s;
     private final NetworkStage stage;
@@ -153,10 +155,13 @@ public final class PartitionRun {
                 .replace("  network:\n", "  network:\n    interfaces:\n      enabled: true\n      interfaces:\n        - " + NetworkStage.dataAddress(side) + "\n");
     }
 
+    /** An agent lists every coordinator, its own side's first; during the cut it reaches only those. */
     private void startAgent(int side, int n) throws IOException {
         List<String> bridges = new ArrayList<>();
-        for (int i = 0; i < coordinators.size(); i++) {
-            if (sideOf.get(i) == side) bridges.add(NetworkStage.dataAddress(side) + ":" + (BRIDGE_PORT + i));
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < coordinators.size(); i++) {
+                if ((sideOf.get(i) == side) == (pass == 0)) bridges.add(NetworkStage.dataAddress(sideOf.get(i)) + ":" + (BRIDGE_PORT + i));
+            }
         }
         String id = "agent-" + side + "-" + n;
         agents.add(AgentProcess.start(stage.inside(stage.side(side)), id, bridges, token, s.dir().resolve(id + ".log"), List.of()));
@@ -169,10 +174,11 @@ public final class PartitionRun {
                 name: partition
                 kernel: sleep
                 shapes: [%s]
+                space: {a: %s}
                 strategy: {name: exhaustive, budget: 0}
                 measure: {minSamples: 3, minSampleMs: 1, maxWarmupMs: 5, timeoutMs: 10000}
-                batchSize: 24
-                """.formatted(shapes);
+                batchSize: %d
+                """.formatted(shapes, java.util.stream.IntStream.rangeClosed(0, s.maxA()).boxed().toList(), s.batchSize());
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(0) + "/api/sweeps")).header("Authorization", "Bearer " + admin)
                 .POST(HttpRequest.BodyPublishers.ofString(spec)).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 201) throw new IllegalStateException("sweep refused: " + r.body());

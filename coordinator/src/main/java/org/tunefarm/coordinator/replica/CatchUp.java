@@ -32,7 +32,7 @@ public final class CatchUp {
     static final long PAGE_TIMEOUT_MS = 10_000;
     static final int ATTEMPTS = 3;
     /** How often every peer is asked for what it appended since: cheap, since only new bytes are read. */
-    public static final long EVERY_MS = 5_000;
+    public static final long EVERY_MS = 2_000;
 
     private final Vertx vertx;
     private final String self;
