@@ -76,7 +76,7 @@ public final class PartitionCommand implements Callable<Integer> {
         int agentsPerSide = quick ? 1 : 2;
         int shapes = quick ? 1 : 2;
         int maxA = quick ? 7 : 15;
-        int batch = quick ? 8 : 12;
+        int batch = quick ? 16 : 12;
         // Long enough a candidate that the sweep is still running when the cut ends.
         int unitUs = quick ? 1000 : 2000;
         List<PartitionRun.Settings> scenarios = List.of(
