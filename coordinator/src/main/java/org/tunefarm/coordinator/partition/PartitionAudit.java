@@ -17,8 +17,10 @@ import org.tunefarm.protocol.Protocol;
 /**
  * Checks a partition scenario from the coordinators' record logs: nothing lost (every candidate of
  * the sweep recorded somewhere), nothing stored twice in any log, every log holding every record,
- * and how many candidates both sides measured while cut apart, counted from what each side had
- * recorded before the heal (afterwards each log keeps one measurement per candidate).
+ * and how many candidates both sides measured while apart: a log keeps the first measurement of a
+ * candidate it gets, so each side's logs keep that side's, and the candidates whose measurement
+ * differs between the sides' logs are those measured on both (until the halves merged, which
+ * happens some time after the link is back).
  */
 public final class PartitionAudit {
 
@@ -62,7 +64,7 @@ public final class PartitionAudit {
         return gaps;
     }
 
-    static Outcome audit(PartitionRun.Settings s, String sweep, List<Side> before, List<Path> dataDirs, int dispatching, int leaders,
+    static Outcome audit(PartitionRun.Settings s, String sweep, List<Side> sides, List<Path> dataDirs, int dispatching, int leaders,
                          int measuredTwiceOnHealth, long seconds) throws IOException {
         Set<String> expected = expected(s);
         Set<String> firstRounds = new HashSet<>();
@@ -77,8 +79,8 @@ public final class PartitionAudit {
         int lost = 0;
         for (String id : expected) if (!firstRounds.contains(id)) lost++;
         int twice = 0;
-        Map<String, Integer> one = before.get(0).versions();
-        for (Map.Entry<String, Integer> e : before.get(1).versions().entrySet()) {
+        Map<String, Integer> one = sides.get(0).versions();
+        for (Map.Entry<String, Integer> e : sides.get(1).versions().entrySet()) {
             Integer other = one.get(e.getKey());
             if (other != null && !other.equals(e.getValue())) twice++;
         }

@@ -98,8 +98,6 @@ public final class PartitionRun {
                 }
                 Thread.sleep(500);
             }
-            // What each side recorded on its own, before any copy across the cut.
-            List<PartitionAudit.Side> before = List.of(PartitionAudit.side(sweep, dataOf(1)), PartitionAudit.side(sweep, dataOf(2)));
             stage.heal(2);
             log.printf("partition: healed; coordinators that dispatched during the cut: %s%n", dispatching);
 
@@ -113,7 +111,10 @@ public final class PartitionRun {
             int reportedTwice = 0;
             for (int i = 0; i < coordinators.size(); i++) reportedTwice = Math.max(reportedTwice, health(i).path("measuredTwice").asInt());
             stopAll();
-            return PartitionAudit.audit(s, sweep, before, dataDirs(), dispatching.size(), leaders, reportedTwice,
+            // Each log keeps the first measurement it got of a candidate, so each side's logs still
+            // hold what that side measured before the halves copied each other's.
+            List<PartitionAudit.Side> sides = List.of(PartitionAudit.side(sweep, dataOf(1)), PartitionAudit.side(sweep, dataOf(2)));
+            return PartitionAudit.audit(s, sweep, sides, dataDirs(), dispatching.size(), leaders, reportedTwice,
                     (System.currentTimeMillis() - started) / 1000);
         } catch (Exception e) {
             log.println("partition: failed: " + e.getMessage() + "; data and logs in " + s.dir());
