@@ -1,5 +1,7 @@
 package org.tunefarm.coordinator;
 
+import com.hazelcast.cluster.MembershipAdapter;
+import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.YamlConfigBuilder;
 import com.hazelcast.core.HazelcastInstance;
@@ -16,8 +18,10 @@ import org.tunefarm.coordinator.api.ApiVerticle;
 import org.tunefarm.coordinator.bridge.AgentBridge;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.FarmVerticle;
+import org.tunefarm.coordinator.replica.CatchUp;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
+import org.tunefarm.coordinator.replica.VersionedRecords;
 import org.tunefarm.coordinator.store.Quarantine;
 import org.tunefarm.coordinator.store.RecordLog;
 import org.tunefarm.coordinator.store.SweepLog;
@@ -29,10 +33,13 @@ import org.tunefarm.coordinator.store.SweepLog;
  */
 public final class Coordinator implements AutoCloseable {
 
+    /** The member attribute where Vert.x's cluster manager keeps its node id. */
+    static final String NODE_ID = "__vertx.nodeId";
+
     private final CoordinatorConfig config;
     private HazelcastInstance hazelcast;
     private Vertx vertx;
-    private RecordLog records;
+    private VersionedRecords records;
     private AgentBridge bridge;
     private ApiVerticle api;
     private Leadership leadership;
@@ -45,28 +52,43 @@ public final class Coordinator implements AutoCloseable {
     /** Starts everything; blocks until the coordinator serves REST and the bridge. */
     public Coordinator start() throws Exception {
         // The cluster manager starts the member itself: it tags the member with the Vert.x node id.
-        HazelcastClusterManager cluster = new HazelcastClusterManager(hazelcastConfig());
+        Config member = hazelcastConfig();
+        HazelcastClusterManager cluster = new HazelcastClusterManager(member);
+        // The event bus listens on, and advertises, the address the member is configured to use:
+        // the other coordinators reach it where they reach the member.
         Future<Vertx> clustered = Vertx.builder()
-                .with(new VertxOptions().setEventBusOptions(new EventBusOptions().setHost("127.0.0.1").setPort(0)))
+                .with(new VertxOptions().setEventBusOptions(new EventBusOptions().setHost(EventBusHost.of(member)).setPort(0)))
                 .withClusterManager(cluster)
                 .buildClustered();
         vertx = clustered.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         hazelcast = cluster.getHazelcastInstance();
-        records = new RecordLog(config.dataDir().resolve("records.jsonl"));
+        RecordLog log = new RecordLog(config.dataDir().resolve("records.jsonl"));
+        records = new VersionedRecords(log);
         SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
         // Lines held in quarantine stay counted until an operator deals with them (and removes the file).
-        vertx.sharedData().getLocalMap(Quarantine.COUNTS).put("lines", records.quarantine().count() + sweeps.quarantine().count());
+        vertx.sharedData().getLocalMap(Quarantine.COUNTS).put("lines", log.quarantine().count() + sweeps.quarantine().count());
         String nodeId = cluster.getNodeId();
         await(vertx.deployVerticle(new ReplicaVerticle(nodeId, records, sweeps)));
         Replication replication = new Replication(vertx, nodeId, cluster::getNodes, records, sweeps);
-        // A coordinator that was down, or lost its disk, first copies what the others kept meanwhile.
-        await(replication.catchUp());
-        leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(),
+        CatchUp copies = replication.copies();
+        // A coordinator that was down, or lost its disk, first copies what the others kept meanwhile;
+        // one that could not says so on /api/health and does not lead until it has.
+        await(copies.fromAll().otherwiseEmpty());
+        // A member that joins or returns (a restart, a healed partition) may hold records this one
+        // lacks, and lacks this one's: each side reads the other's. The timer catches what an event missed.
+        hazelcast.getCluster().addMembershipListener(new MembershipAdapter() {
+            @Override public void memberAdded(MembershipEvent e) {
+                copies.joined(e.getMember().getAttribute(NODE_ID));
+            }
+        });
+        vertx.setPeriodic(CatchUp.EVERY_MS, t -> copies.fromAll());
+        leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(), copies::caughtUp,
                 () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs()));
         await(leadership.start());
         bridge = new AgentBridge(vertx, config.token(), config.door(), refusals);
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
-        api = new ApiVerticle(config, refusals, this::leading);
+        api = new ApiVerticle(config, refusals, this::leading,
+                () -> copies.health().put("measuredTwice", records.measuredTwice()));
         await(vertx.deployVerticle(api));
         return this;
     }

@@ -6,6 +6,7 @@ import io.vertx.core.Deployable;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.Iterator;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 
@@ -18,28 +19,50 @@ import java.util.logging.Logger;
  */
 final class Leadership {
     private static final Logger LOG = Logger.getLogger(Leadership.class.getName());
-    private static final String NODE_ID = "__vertx.nodeId";
+    private static final String NODE_ID = Coordinator.NODE_ID;
     static final long CHECK_MS = 250;
+    static final long MERGE_SETTLE_MS = 2_000;
 
     private final Vertx vertx;
     private final HazelcastInstance hazelcast;
     private final String nodeId;
     private final int quorum;
+    private final BooleanSupplier caughtUp;
     private final Supplier<Deployable> farm;
     private String deployment;
     private boolean changing;
+    private boolean waitingForCopies;
+    /** Set while Hazelcast merges this member into another cluster, and for a moment after. */
+    private volatile long mergeSettlesAt;
     private volatile boolean leading;
 
-    Leadership(Vertx vertx, HazelcastInstance hazelcast, String nodeId, int quorum, Supplier<Deployable> farm) {
+    /**
+     * @param caughtUp whether this coordinator has read every peer's records: one that could not
+     *                 does not take the lead (a leader that stays leader keeps leading meanwhile,
+     *                 copying what a returning member brings in the background)
+     */
+    Leadership(Vertx vertx, HazelcastInstance hazelcast, String nodeId, int quorum, BooleanSupplier caughtUp, Supplier<Deployable> farm) {
         this.vertx = vertx;
         this.hazelcast = hazelcast;
         this.nodeId = nodeId;
         this.quorum = quorum;
+        this.caughtUp = caughtUp;
         this.farm = farm;
     }
 
     /** Starts watching; completes once this coordinator leads or knows that another does. */
     Future<Void> start() {
+        // A coordinator that steps down while its member merges (a healed partition) unregisters its
+        // consumers while Vert.x republishes them into the merged cluster's subscription map, which
+        // can leave them there, pointing at a verticle that is gone: so leadership holds still
+        // until the merge has settled.
+        hazelcast.getLifecycleService().addLifecycleListener(e -> {
+            switch (e.getState()) {
+                case MERGING -> mergeSettlesAt = Long.MAX_VALUE;
+                case MERGED, MERGE_FAILED -> mergeSettlesAt = System.currentTimeMillis() + MERGE_SETTLE_MS;
+                default -> { }
+            }
+        });
         Future<Void> first = check();
         vertx.setPeriodic(CHECK_MS, t -> check());
         return first;
@@ -59,9 +82,13 @@ final class Leadership {
     }
 
     private Future<Void> check() {
-        if (changing) return Future.succeededFuture();
+        if (changing || System.currentTimeMillis() < mergeSettlesAt) return Future.succeededFuture();
         boolean should = shouldLead();
-        if (should && deployment == null) {
+        if (should && deployment == null && !caughtUp.getAsBoolean()) {
+            if (!waitingForCopies) LOG.info("not taking the lead until the other coordinators' records are copied here");
+            waitingForCopies = true;
+        } else if (should && deployment == null) {
+            waitingForCopies = false;
             changing = true;
             LOG.info("taking the lead");
             Deployable verticle;

@@ -52,14 +52,20 @@ public final class ApiVerticle extends VerticleBase {
     private final Access access;
     private final Refusals refusals;
     private final java.util.function.BooleanSupplier leading;
+    private final java.util.function.Supplier<JsonObject> replica;
     private HttpServer server;
 
-    /** @param leading whether this coordinator dispatches, shown by /api/health */
-    public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading) {
+    /**
+     * @param leading whether this coordinator dispatches, shown by /api/health
+     * @param replica the state of this coordinator's copy of the records, shown by /api/health
+     */
+    public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading,
+                       java.util.function.Supplier<JsonObject> replica) {
         this.config = config;
         this.access = new Access(config);
         this.refusals = refusals;
         this.leading = leading;
+        this.replica = replica;
     }
 
     @Override public Future<?> start() {
@@ -128,7 +134,8 @@ public final class ApiVerticle extends VerticleBase {
         Future<Long> repeats = vertx.sharedData().getCounter(FarmVerticle.REPEATS_COUNTER).compose(c -> c.get());
         Future.all(agents, repeats).onSuccess(x -> ctx.json(new JsonObject().put("status", "ok").put("leader", leading.getAsBoolean())
                         .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)
-                        .put("quarantined", vertx.sharedData().getLocalMap(org.tunefarm.coordinator.store.Quarantine.COUNTS).getOrDefault("lines", 0))))
+                        .put("quarantined", vertx.sharedData().getLocalMap(org.tunefarm.coordinator.store.Quarantine.COUNTS).getOrDefault("lines", 0))
+                        .mergeIn(replica.get())))
                 .onFailure(ctx::fail);
     }
 

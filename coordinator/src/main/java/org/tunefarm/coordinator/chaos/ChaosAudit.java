@@ -40,15 +40,7 @@ public final class ChaosAudit {
 
     static Outcome audit(String sweep, int shapes, int unitUs, int maxA, List<Path> dataDirs, JsonNode table, int agentKills, int coordinatorKills,
                          long seconds) throws IOException {
-        SleepSpec spec = new SleepSpec();
-        Set<String> expected = new HashSet<>();
-        for (int i = 0; i < shapes; i++) {
-            KernelKey key = new KernelKey("sleep", Map.of("unitUs", unitUs + i), "fp32");
-            List<Object> as = java.util.stream.IntStream.rangeClosed(0, maxA).boxed().map(Object.class::cast).toList();
-            SearchSpace space = spec.space(key, 1).narrow(Map.of("a", as), List.of());
-            for (Iterator<Long> it = space.validIndices(); it.hasNext(); ) expected.add(key.id() + "/" + it.next());
-            expected.add(key.id() + "/" + Lease.Candidate.BASELINE);
-        }
+        Set<String> expected = expected(shapes, unitUs, maxA);
         Map<String, Measurement> union = new HashMap<>();
         int duplicates = 0;
         int gaps = 0;
@@ -75,6 +67,23 @@ public final class ChaosAudit {
         for (String id : expected) if (!firstRounds.contains(id)) lost++;
         return new Outcome(expected.size(), firstRounds.size(), lost, duplicates, agentKills, coordinatorKills, seconds, gaps,
                 tableMatches(union, table), optimumFound(table, shapes));
+    }
+
+    /**
+     * Every candidate of the sleep sweep the farm benchmarks run ({@code kernel/index}): the valid
+     * points of each shape with {@code a} in [0, maxA], and each shape's baseline.
+     */
+    public static Set<String> expected(int shapes, int unitUs, int maxA) {
+        SleepSpec spec = new SleepSpec();
+        Set<String> expected = new HashSet<>();
+        for (int i = 0; i < shapes; i++) {
+            KernelKey key = new KernelKey("sleep", Map.of("unitUs", unitUs + i), "fp32");
+            List<Object> as = java.util.stream.IntStream.rangeClosed(0, maxA).boxed().map(Object.class::cast).toList();
+            SearchSpace space = spec.space(key, 1).narrow(Map.of("a", as), List.of());
+            for (Iterator<Long> it = space.validIndices(); it.hasNext(); ) expected.add(key.id() + "/" + it.next());
+            expected.add(key.id() + "/" + Lease.Candidate.BASELINE);
+        }
+        return expected;
     }
 
     /** The farm's table is the table the records derive: same entries, same winners, same figures. */

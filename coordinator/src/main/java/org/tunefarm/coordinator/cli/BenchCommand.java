@@ -4,12 +4,13 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.tunefarm.coordinator.chaos.ChaosAudit;
 import org.tunefarm.coordinator.chaos.ChaosRun;
+import org.tunefarm.coordinator.partition.PartitionCommand;
 import org.tunefarm.protocol.Protocol;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code tunefarm bench chaos}: the farm's benchmarks that need coordinators. */
-@Command(name = "bench", description = "Benchmarks of the farm itself.", mixinStandardHelpOptions = true, subcommands = BenchCommand.Chaos.class)
+/** {@code tunefarm bench chaos|partition}: the farm's benchmarks that need coordinators. */
+@Command(name = "bench", description = "Benchmarks of the farm itself.", mixinStandardHelpOptions = true, subcommands = {BenchCommand.Chaos.class, PartitionCommand.class})
 final class BenchCommand {
 
     @Command(name = "chaos", mixinStandardHelpOptions = true,

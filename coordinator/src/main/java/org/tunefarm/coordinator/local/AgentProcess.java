@@ -29,7 +29,13 @@ public final class AgentProcess implements AutoCloseable {
      * @param extraArgs    further agent options, e.g. {@code --label k=v}
      */
     public static AgentProcess start(String id, List<String> coordinators, String token, Path logFile, List<String> extraArgs) throws IOException {
-        List<String> cmd = new ArrayList<>();
+        return start(List.of(), id, coordinators, token, logFile, extraArgs);
+    }
+
+    /** @param prefix what the command runs under, e.g. {@code ip netns exec NAME}; empty for none */
+    public static AgentProcess start(List<String> prefix, String id, List<String> coordinators, String token, Path logFile, List<String> extraArgs)
+            throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("--add-modules");
         cmd.add("jdk.incubator.vector");

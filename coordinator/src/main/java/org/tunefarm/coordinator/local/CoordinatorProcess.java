@@ -32,22 +32,39 @@ public final class CoordinatorProcess implements AutoCloseable {
     }
 
     public static CoordinatorProcess start(Path data, int httpPort, int bridgePort, String token, String cluster, Path log) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.addAll(OPENS);
-        cmd.add("-Xmx512m");
-        String agentJar = System.getProperty("tunefarm.agentJar");
-        if (agentJar != null) cmd.add("-Dtunefarm.agentJar=" + agentJar);
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(MAIN);
+        return start(List.of(), data, httpPort, bridgePort, token, cluster, log, List.of());
+    }
+
+    /**
+     * @param prefix    what the command runs under, e.g. {@code ip netns exec NAME}; empty for none
+     * @param extraArgs further coordinator options, e.g. {@code --config FILE --quorum 2}
+     */
+    public static CoordinatorProcess start(List<String> prefix, Path data, int httpPort, int bridgePort, String token, String cluster, Path log,
+                                           List<String> extraArgs) throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(jvm("-Xmx512m"));
         cmd.addAll(List.of("coordinator", "--data", data.toString(), "--http-port", String.valueOf(httpPort),
                 "--bridge-port", String.valueOf(bridgePort), "--cluster", cluster));
+        cmd.addAll(extraArgs);
         Files.createDirectories(log.toAbsolutePath().getParent());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("TUNEFARM_TOKEN", token); // never in argv, where ps shows it
         Process p = pb.start();
         return new CoordinatorProcess(p, httpPort, bridgePort, data);
+    }
+
+    /** This JVM's java, the options Hazelcast needs and its class path, then the CLI's main class. */
+    public static List<String> jvm(String... options) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(OPENS);
+        cmd.addAll(List.of(options));
+        String agentJar = System.getProperty("tunefarm.agentJar");
+        if (agentJar != null) cmd.add("-Dtunefarm.agentJar=" + agentJar);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(MAIN);
+        return cmd;
     }
 
     public int httpPort() { return httpPort; }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.store.RecordPage;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.measure.Measurement;
@@ -17,8 +18,8 @@ import org.tunefarm.protocol.Protocol;
 /**
  * Every coordinator keeps a full copy of the records and the sweeps. This verticle is the
  * receiving side of that copy: the dispatching coordinator sends it new records and sweeps, which
- * it makes durable before replying, and a coordinator that (re)joins reads what it lacks from it
- * page by page. Appends are idempotent, so sending twice is harmless.
+ * it makes durable before replying, and other coordinators read what they lack from it by byte
+ * offset, page by page ({@link CatchUp}). Appends are idempotent, so sending twice is harmless.
  */
 public final class ReplicaVerticle extends VerticleBase {
     private static final Logger LOG = Logger.getLogger(ReplicaVerticle.class.getName());
@@ -92,19 +93,32 @@ public final class ReplicaVerticle extends VerticleBase {
         });
     }
 
-    /** Answers a page of this node's records (in its append order) and all its sweeps. */
+    /**
+     * Answers the records that start at byte {@code from} of this node's log (at most {@code max}),
+     * with where the next page starts and, when asked, all its sweeps. Only that part of the log is read.
+     */
     private void onRead(Message<JsonObject> m) {
-        int from = m.body().getInteger("from", 0);
+        long from;
+        int max;
+        try {
+            from = m.body().getLong("from", 0L);
+            max = Math.max(1, Math.min(PAGE, m.body().getInteger("max", PAGE)));
+        } catch (ClassCastException e) {
+            m.fail(400, "from, max: must be numbers");
+            return;
+        }
+        boolean withSweeps = m.body().getBoolean("sweeps", false);
         vertx.executeBlocking(() -> {
-            JsonArray page = new JsonArray();
-            int[] i = {0};
-            records.replay(x -> {
-                if (i[0] >= from && i[0] < from + PAGE) page.add(new JsonObject(Protocol.write(x)));
-                i[0]++;
-            });
-            JsonArray sw = new JsonArray();
-            for (SweepLog.Entry e : sweeps.read()) sw.add(new JsonObject(Protocol.write(e)));
-            return new JsonObject().put("records", page).put("total", i[0]).put("sweeps", sw);
+            RecordPage page = records.read(from, max);
+            JsonArray rs = new JsonArray();
+            for (Measurement x : page.records()) rs.add(new JsonObject(Protocol.write(x)));
+            JsonObject reply = new JsonObject().put("records", rs).put("next", page.next()).put("end", page.end());
+            if (withSweeps) {
+                JsonArray sw = new JsonArray();
+                for (SweepLog.Entry e : sweeps.read()) sw.add(new JsonObject(Protocol.write(e)));
+                reply.put("sweeps", sw);
+            }
+            return reply;
         }).onComplete(ar -> {
             if (ar.failed()) m.fail(500, ar.cause().getMessage());
             else m.reply(ar.result());

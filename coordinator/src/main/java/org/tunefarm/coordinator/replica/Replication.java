@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import java.util.logging.Logger;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.measure.Measurement;
@@ -22,7 +21,6 @@ import org.tunefarm.protocol.Protocol;
  * acknowledgement promises, so losing one coordinator's disk loses nothing.
  */
 public final class Replication {
-    private static final Logger LOG = Logger.getLogger(Replication.class.getName());
     static final long PEER_TIMEOUT_MS = 5_000;
 
     private final Vertx vertx;
@@ -30,6 +28,7 @@ public final class Replication {
     private final Supplier<List<String>> nodes;
     private final RecordStore records;
     private final SweepLog sweeps;
+    private final CatchUp catchUp;
 
     /** @param nodes the cluster's live node ids, this one included */
     public Replication(Vertx vertx, String self, Supplier<List<String>> nodes, RecordStore records, SweepLog sweeps) {
@@ -38,6 +37,7 @@ public final class Replication {
         this.nodes = nodes;
         this.records = records;
         this.sweeps = sweeps;
+        this.catchUp = new CatchUp(vertx, self, nodes, records, sweeps);
     }
 
     private List<String> peers() {
@@ -94,39 +94,20 @@ public final class Replication {
 
     /**
      * Reads from every peer the records and sweeps this coordinator lacks (after a restart, a lost
-     * disk or a healed partition).
+     * disk or a healed partition); fails when a peer could not be read to the end.
      *
      * @return the records that were new here
      */
     public Future<List<Measurement>> catchUp() {
-        List<Future<List<Measurement>>> all = new ArrayList<>();
-        for (String p : peers()) all.add(readFrom(p, 0, new ArrayList<>()));
-        return Future.join(all).transform(ar -> {
-            List<Measurement> fresh = new ArrayList<>();
-            for (Future<List<Measurement>> f : all) {
-                if (f.succeeded()) fresh.addAll(f.result());
-                else LOG.warning("catching up from a peer failed: " + f.cause().getMessage());
-            }
-            return Future.succeededFuture(fresh);
-        });
+        return catchUp.fromAll();
     }
 
-    private Future<List<Measurement>> readFrom(String peer, int from, List<Measurement> fresh) {
-        return vertx.eventBus().<JsonObject>request(ReplicaVerticle.readAddress(peer), new JsonObject().put("from", from),
-                new DeliveryOptions().setSendTimeout(30_000)).compose(reply -> {
-            JsonObject page = reply.body();
-            List<Measurement> ms = ReplicaVerticle.decode(page.getJsonArray("records"));
-            JsonArray sw = page.getJsonArray("sweeps");
-            return vertx.executeBlocking(() -> {
-                for (int i = 0; i < sw.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
-                fresh.addAll(records.append(ms));
-                return null;
-            }).compose(v -> {
-                ReplicaVerticle.announce(vertx, fresh);
-                return Future.succeededFuture();
-            }).compose(v -> from + ms.size() < page.getInteger("total") && !ms.isEmpty()
-                    ? readFrom(peer, from + ms.size(), fresh)
-                    : Future.succeededFuture(fresh));
-        });
+    /** Whether this coordinator has read every live peer's log to its end since it (re)joined. */
+    public boolean caughtUp() {
+        return catchUp.caughtUp();
+    }
+
+    public CatchUp copies() {
+        return catchUp;
     }
 }

@@ -96,6 +96,40 @@ public final class RecordLog implements RecordStore {
         }
     }
 
+    @Override public RecordPage read(long from, int max) throws IOException {
+        long end;
+        synchronized (this) {
+            end = channel.position();
+        }
+        List<Measurement> out = new ArrayList<>();
+        long offset = Math.max(0, Math.min(from, end));
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
+             var bytes = new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(in.position(offset)), 1 << 16)) {
+            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(512);
+            long at = offset;
+            int b;
+            while (out.size() < max && at < end && (b = bytes.read()) >= 0) {
+                at++;
+                if (b != '\n') {
+                    line.write(b);
+                    continue;
+                }
+                String text = line.toString(StandardCharsets.UTF_8);
+                line.reset();
+                offset = at;
+                if (text.isBlank()) continue;
+                try {
+                    out.add(Protocol.JSON.readValue(text, Measurement.class));
+                } catch (IOException e) {
+                    // An unreadable line stays where it is; a copy skips it rather than stall on it.
+                    long here = at;
+                    LOG.warning(() -> file + ": not copying an unreadable record before byte " + here + ": " + e.getMessage());
+                }
+            }
+        }
+        return new RecordPage(out, offset, end);
+    }
+
     @Override public synchronized int count() {
         return ids.size();
     }

@@ -26,5 +26,11 @@ public interface RecordStore extends AutoCloseable {
 
     int count();
 
+    /**
+     * Reads up to {@code max} records that start at byte {@code from} or later (an offset a previous
+     * page returned as {@code next}, or 0). Reads only that part of the log.
+     */
+    RecordPage read(long from, int max) throws IOException;
+
     @Override void close() throws IOException;
 }

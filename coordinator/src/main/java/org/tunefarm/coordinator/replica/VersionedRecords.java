@@ -1,0 +1,70 @@
+package org.tunefarm.coordinator.replica;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.tunefarm.coordinator.store.RecordPage;
+import org.tunefarm.coordinator.store.RecordStore;
+import org.tunefarm.measure.Measurement;
+
+/**
+ * A record store that notices a candidate measured twice: the two halves of a partition (or a
+ * late report after a takeover) may each measure the same candidate. The log keeps the first
+ * record it got, as it must, and this counts the candidates whose other measurement arrived too.
+ * A copy of the very same measurement (same agent, same times) is not a second measurement.
+ */
+public final class VersionedRecords implements RecordStore {
+    private final RecordStore log;
+    private final Map<String, Integer> versions = new HashMap<>();
+    private final Set<String> measuredTwice = new HashSet<>();
+
+    public VersionedRecords(RecordStore log) throws IOException {
+        this.log = log;
+        log.replay(m -> versions.put(m.recordId(), version(m)));
+    }
+
+    /** Which measurement a record is, as opposed to which candidate: who took it, and when. */
+    public static int version(Measurement m) {
+        return Objects.hash(m.agentId(), m.startedAt(), m.finishedAt());
+    }
+
+    @Override public synchronized List<Measurement> append(List<Measurement> measurements) throws IOException {
+        for (Measurement m : measurements) {
+            Integer kept = versions.get(m.recordId());
+            if (kept != null && kept != version(m)) measuredTwice.add(m.recordId());
+        }
+        List<Measurement> fresh = log.append(measurements);
+        for (Measurement m : fresh) versions.put(m.recordId(), version(m));
+        return fresh;
+    }
+
+    /** Candidates (record ids) of which this coordinator has seen two different measurements. */
+    public synchronized int measuredTwice() {
+        return measuredTwice.size();
+    }
+
+    @Override public boolean contains(String recordId) {
+        return log.contains(recordId);
+    }
+
+    @Override public void replay(Consumer<Measurement> sink) throws IOException {
+        log.replay(sink);
+    }
+
+    @Override public int count() {
+        return log.count();
+    }
+
+    @Override public RecordPage read(long from, int max) throws IOException {
+        return log.read(from, max);
+    }
+
+    @Override public void close() throws IOException {
+        log.close();
+    }
+}
