@@ -13,7 +13,10 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.api.ApiVerticle;
+import org.tunefarm.coordinator.audit.Audit;
+import org.tunefarm.coordinator.audit.AuditLog;
 import org.tunefarm.coordinator.bridge.AgentBridge;
+import org.tunefarm.coordinator.credential.Credentials;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
@@ -24,7 +27,8 @@ import org.tunefarm.coordinator.store.SweepLog;
 /**
  * One coordinator: an embedded Hazelcast member, clustered Vert.x on top of it, a full replica
  * of the records and sweeps, the agent bridge and the REST API; and, on the one coordinator that
- * leads, the farm verticle that dispatches.
+ * leads, the farm verticle that dispatches. The agents' credentials and the audit log live in its
+ * data folder beside the records.
  */
 public final class Coordinator implements AutoCloseable {
 
@@ -35,6 +39,7 @@ public final class Coordinator implements AutoCloseable {
     private AgentBridge bridge;
     private ApiVerticle api;
     private Leadership leadership;
+    private Credentials credentials;
     private final Refusals refusals = new Refusals();
 
     public Coordinator(CoordinatorConfig config) {
@@ -61,9 +66,12 @@ public final class Coordinator implements AutoCloseable {
         leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(),
                 () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs()));
         await(leadership.start());
-        bridge = new AgentBridge(vertx, config.token(), config.door(), refusals);
+        Audit audit = new AuditLog(config.dataDir().resolve("audit.jsonl"));
+        credentials = new Credentials(vertx, config.dataDir().resolve("credentials.jsonl"), audit);
+        await(credentials.start());
+        bridge = new AgentBridge(vertx, config.token(), config.door(), refusals, credentials);
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
-        api = new ApiVerticle(config, refusals, this::leading);
+        api = new ApiVerticle(config, refusals, this::leading, audit, credentials, bridge::stats);
         await(vertx.deployVerticle(api));
         return this;
     }
@@ -97,6 +105,11 @@ public final class Coordinator implements AutoCloseable {
         return bridge.actualPort();
     }
 
+    /** Connections and registrations the agent bridge saw since start ({@link AgentBridge#stats}). */
+    public java.util.Map<String, Long> bridgeStats() {
+        return bridge.stats();
+    }
+
     /** What the bridge and REST refused since start, by kind. */
     public Refusals refusals() {
         return refusals;
@@ -115,6 +128,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     @Override public void close() throws Exception {
+        if (credentials != null) credentials.stop();
         if (vertx != null) {
             try {
                 await(vertx.close());

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.CoordinatorConfig;
+import org.tunefarm.coordinator.audit.Audit;
+import org.tunefarm.coordinator.credential.Credentials;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.AgentInfo;
 import org.tunefarm.coordinator.lease.FarmVerticle;
@@ -52,14 +54,26 @@ public final class ApiVerticle extends VerticleBase {
     private final Access access;
     private final Refusals refusals;
     private final java.util.function.BooleanSupplier leading;
+    private final Audit audit;
+    private final Credentials credentials;
+    private final java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats;
     private HttpServer server;
 
-    /** @param leading whether this coordinator dispatches, shown by /api/health */
-    public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading) {
+    /**
+     * @param leading     whether this coordinator dispatches, shown by /api/health
+     * @param audit       where admin actions are written down
+     * @param credentials the agents' credentials, for enroll, revoke and list
+     * @param bridgeStats this coordinator's bridge connection counts, shown by /api/health
+     */
+    public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading, Audit audit,
+                       Credentials credentials, java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats) {
         this.config = config;
         this.access = new Access(config);
         this.refusals = refusals;
         this.leading = leading;
+        this.audit = audit;
+        this.credentials = credentials;
+        this.bridgeStats = bridgeStats;
     }
 
     @Override public Future<?> start() {
@@ -79,6 +93,7 @@ public final class ApiVerticle extends VerticleBase {
         methods(router, "/api/sweeps", "GET, POST");
         methods(router, "/api/sweeps/:id", "GET");
         methods(router, "/api/table", "GET");
+        new AgentRoutes(vertx, access, credentials).mount(router);
         router.route().handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + clip(ctx.request().path())));
         router.route().failureHandler(this::failure);
         HttpServerOptions options = new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort());
@@ -127,7 +142,8 @@ public final class ApiVerticle extends VerticleBase {
         Future<Integer> agents = vertx.sharedData().<String, String>getAsyncMap(FarmVerticle.AGENTS_MAP).compose(AsyncMap::size);
         Future<Long> repeats = vertx.sharedData().getCounter(FarmVerticle.REPEATS_COUNTER).compose(c -> c.get());
         Future.all(agents, repeats).onSuccess(x -> ctx.json(new JsonObject().put("status", "ok").put("leader", leading.getAsBoolean())
-                        .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)))
+                        .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)
+                        .put("bridge", new JsonObject(new java.util.LinkedHashMap<>(bridgeStats.get())))))
                 .onFailure(ctx::fail);
     }
 
@@ -163,7 +179,13 @@ public final class ApiVerticle extends VerticleBase {
                 error(ctx, 400, "body", "the sweep spec could not be read");
                 return;
             }
-            vertx.eventBus().<JsonObject>request(FarmVerticle.SUBMIT, new JsonObject(Protocol.write(spec))).onSuccess(reply -> {
+            vertx.eventBus().<JsonObject>request(FarmVerticle.SUBMIT, new JsonObject(Protocol.write(spec))).compose(reply -> {
+                String id = reply.body().getString("id");
+                return vertx.executeBlocking(() -> {
+                    audit.record("sweep.start", access.who(ctx), java.util.Map.of("sweepId", id, "name", String.valueOf(spec.name()), "kernel", String.valueOf(spec.kernel())));
+                    return reply;
+                });
+            }).onSuccess(reply -> {
                 ctx.response().setStatusCode(201).putHeader("Location", "/api/sweeps/" + reply.body().getString("id"));
                 ctx.json(reply.body());
             }).onFailure(ctx::fail);

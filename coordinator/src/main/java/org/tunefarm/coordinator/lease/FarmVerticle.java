@@ -132,6 +132,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             m.fail(500, "internal error: " + e);
             return;
         }
+        if (checked.isEmpty()) { // a closing "done": nothing to make durable
+            dispatcher.persisted(report, List.of());
+            m.reply(json(Ack.ok(0)));
+            return;
+        }
         replication.append(checked).onComplete(ar -> {
             if (ar.failed()) {
                 LOG.log(Level.SEVERE, "report not acknowledged: " + ar.cause().getMessage());
