@@ -34,6 +34,7 @@ public final class AgentProcess implements AutoCloseable {
         cmd.add("--add-modules");
         cmd.add("jdk.incubator.vector");
         cmd.add("-Xmx512m");
+        cmd.add("--enable-native-access=ALL-UNNAMED"); // OSHI reads sensors through JNA: allowed, so the JVM need not warn
         String jar = System.getProperty("tunefarm.agentJar");
         if (jar != null && !jar.isBlank()) {
             cmd.add("-jar");
