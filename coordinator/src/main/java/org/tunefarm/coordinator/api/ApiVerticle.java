@@ -165,20 +165,22 @@ public final class ApiVerticle extends VerticleBase {
 
     private void submit(RoutingContext ctx) {
         String body = ctx.body().asString(StandardCharsets.UTF_8.name());
-        kernels().onSuccess(kernels -> {
-            SweepSpec spec;
-            try {
-                spec = SweepSpecReader.read(body, kernels);
-            } catch (SpecException e) {
-                error(ctx, 400, e.field(), e.getMessage());
-                return;
-            } catch (RuntimeException e) {
-                // A reader bug, but the body caused it: the client hears 400, we hear about it loudly.
-                refusals.refused("rest", "unexpected", ctx.request().remoteAddress(), String.valueOf(e));
-                LOG.log(Level.SEVERE, "the sweep spec reader failed on a request body", e);
-                error(ctx, 400, "body", "the sweep spec could not be read");
+        // Checking a spec walks its spaces (seconds for a large one on a busy board): off the event loop.
+        kernels().compose(kernels -> vertx.executeBlocking(() -> SweepSpecReader.read(body, kernels), false)).onComplete(read -> {
+            if (read.failed()) {
+                if (read.cause() instanceof SpecException e) {
+                    error(ctx, 400, e.field(), e.getMessage());
+                } else if (read.cause() instanceof RuntimeException e) {
+                    // A reader bug, but the body caused it: the client hears 400, we hear about it loudly.
+                    refusals.refused("rest", "unexpected", ctx.request().remoteAddress(), String.valueOf(e));
+                    LOG.log(Level.SEVERE, "the sweep spec reader failed on a request body", e);
+                    error(ctx, 400, "body", "the sweep spec could not be read");
+                } else {
+                    ctx.fail(read.cause());
+                }
                 return;
             }
+            SweepSpec spec = read.result();
             vertx.eventBus().<JsonObject>request(FarmVerticle.SUBMIT, new JsonObject(Protocol.write(spec))).compose(reply -> {
                 String id = reply.body().getString("id");
                 return vertx.executeBlocking(() -> {
@@ -189,7 +191,7 @@ public final class ApiVerticle extends VerticleBase {
                 ctx.response().setStatusCode(201).putHeader("Location", "/api/sweeps/" + reply.body().getString("id"));
                 ctx.json(reply.body());
             }).onFailure(ctx::fail);
-        }).onFailure(ctx::fail);
+        });
     }
 
     /**

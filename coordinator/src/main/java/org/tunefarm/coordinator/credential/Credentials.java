@@ -101,7 +101,11 @@ public final class Credentials {
         }
         Credential.Issued issued = Credential.issue(agentId, "agent@" + who.remote(), System.currentTimeMillis());
         return map().compose(m -> m.putIfAbsent(agentId, Protocol.write(issued.stored()))).compose(previous -> {
-            if (previous == null) return commit(issued.stored(), "agent.enroll", who).map(issued.secret());
+            if (previous == null) {
+                // Not written down here: take it back, or the agent could never enroll again.
+                return commit(issued.stored(), "agent.enroll", who).map(issued.secret())
+                        .recover(t -> map().compose(m -> m.removeIfPresent(agentId, Protocol.write(issued.stored()))).transform(x -> Future.failedFuture(t)));
+            }
             Credential p = read(previous);
             return Future.failedFuture(p.enrolled()
                     ? new Refused(409, "agentId: agent " + agentId + " is already enrolled: it registers with its own credential")
