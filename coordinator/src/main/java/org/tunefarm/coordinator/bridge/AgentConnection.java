@@ -12,7 +12,6 @@ import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import org.tunefarm.coordinator.audit.Audit;
 import org.tunefarm.coordinator.credential.Credential;
 import org.tunefarm.coordinator.credential.Credentials;
@@ -143,22 +142,16 @@ final class AgentConnection {
         }
     }
 
-    private void send(JsonNode frame, String replyAddress) {
-        JsonNode headers = frame.get("headers");
-        JsonNode tokenNode = headers != null && headers.isObject() ? headers.get(Protocol.TOKEN_HEADER) : null;
-        String given = tokenNode != null && tokenNode.isTextual() ? tokenNode.textValue() : null;
-        byte[] givenBytes = given == null ? null : given.getBytes(StandardCharsets.UTF_8);
-        boolean farmToken = givenBytes != null && MessageDigest.isEqual(bridge.token(), givenBytes);
-        JsonNode addressNode = frame.get("address");
-        String address = addressNode != null && addressNode.isTextual() ? addressNode.textValue() : null;
+    private void send(JsonNode json, String replyAddress) {
+        SendFrame frame = SendFrame.of(json);
+        String address = frame.address();
+        String id = frame.agentId();
+        boolean farmToken = frame.carries(bridge.token());
         boolean isRegister = Protocol.REGISTER.equals(address);
         // Before registering, only a register may carry something other than the farm token (the
         // agent's credential, checked against the id it names); after, the one it registered with.
-        JsonNode body = frame.get("body");
-        JsonNode idNode = body != null && body.isObject() ? body.get("agentId") : null;
-        String id = idNode != null && idNode.isTextual() ? idNode.textValue() : null;
-        boolean tokenOk = agentId != null ? givenBytes != null && MessageDigest.isEqual(admitted, givenBytes)
-                : farmToken || (isRegister && given != null && !given.isEmpty() && id != null);
+        boolean tokenOk = agentId != null ? frame.carries(admitted)
+                : farmToken || (isRegister && frame.token() != null && !frame.token().isEmpty() && id != null);
         if (!tokenOk) {
             // Told why, then cut off: a connection without the token has no business here.
             write(Frames.refusal(replyAddress, 401, agentId != null ? "headers.token: not the credential this connection registered with"
@@ -168,14 +161,15 @@ final class AgentConnection {
             return;
         }
         if (Protocol.ENROLL.equals(address)) {
-            enroll(frame.get("body"), replyAddress);
+            enroll(frame.body(), replyAddress);
             return;
         }
         if (address == null || !Protocol.AGENT_INBOUND.contains(address)) {
             refuse(replyAddress, 403, "address-not-permitted", "address: agents may send to " + Protocol.AGENT_INBOUND + " and " + Protocol.ENROLL + " only");
             return;
         }
-        if (body == null || !body.isObject()) {
+        JsonNode body = frame.body();
+        if (!frame.bodyIsObject()) {
             refuse(replyAddress, 400, "bad-body", "body: must be a JSON object");
             return;
         }
@@ -213,7 +207,7 @@ final class AgentConnection {
                 refuse(replyAddress, 503, "credentials-unavailable", "the farm's credentials cannot be read now, register again: " + ar.cause().getMessage());
                 return;
             }
-            CredentialCheck.Refusal no = CredentialCheck.refusal(ar.result(), id, given, farmToken);
+            CredentialCheck.Refusal no = CredentialCheck.refusal(ar.result(), id, frame.token(), farmToken);
             if (no != null) {
                 this.registering = false;
                 bridge.admission().failed(this.address);
@@ -221,7 +215,7 @@ final class AgentConnection {
                 close(no.kind(), no.message());
                 return;
             }
-            forward(address, body, replyAddress, id, givenBytes);
+            forward(address, body, replyAddress, id, frame.tokenBytes());
         }));
     }
 
