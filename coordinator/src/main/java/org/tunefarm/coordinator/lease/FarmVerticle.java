@@ -181,13 +181,15 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     private void onSubmit(Message<JsonObject> m) {
-        SweepSpec spec;
-        try {
-            spec = Protocol.JSON.readValue(m.body().encode(), SweepSpec.class);
-        } catch (Exception e) {
-            m.fail(400, "spec: " + e.getMessage());
-            return;
-        }
+        // Reading a spec checks its spaces (the first one cost seconds on a busy 2-core board): off the event loop.
+        String body = m.body().encode();
+        vertx.executeBlocking(() -> Protocol.JSON.readValue(body, SweepSpec.class), false).onComplete(read -> {
+            if (read.failed()) m.fail(400, "spec: " + read.cause().getMessage());
+            else submit(m, read.result());
+        });
+    }
+
+    private void submit(Message<JsonObject> m, SweepSpec spec) {
         SweepLog.Entry entry = new SweepLog.Entry(UUID.randomUUID().toString().substring(0, 8), System.currentTimeMillis(), spec);
         replication.append(entry).onComplete(ar -> {
             if (ar.failed()) {
