@@ -35,11 +35,13 @@ public final class CredentialFile {
 
     public void write(String credential) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        try {
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-        } catch (UnsupportedOperationException | IOException ignored) {
-            // not ours to change (a shared folder) or not POSIX: the file's own mode still holds
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            try {
+                Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------")); // a state folder we made is ours alone
+            } catch (UnsupportedOperationException ignored) {
+                // not POSIX: the file's own mode is all there is
+            }
         }
         Path tmp = dir.resolve("." + file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
