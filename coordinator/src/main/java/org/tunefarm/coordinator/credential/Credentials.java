@@ -84,7 +84,10 @@ public final class Credentials {
     public Future<List<Credential>> list() {
         return map().compose(AsyncMap::values).map(vs -> {
             List<Credential> out = new ArrayList<>();
-            for (String v : vs) out.add(read(v));
+            for (String v : vs) {
+                Credential c = read(v);
+                if (c != null) out.add(c);
+            }
             out.sort(Comparator.comparing(Credential::agentId));
             return out;
         });
