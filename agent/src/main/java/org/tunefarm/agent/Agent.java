@@ -11,11 +11,14 @@ import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.agent.link.BridgeClient;
+import org.tunefarm.agent.link.CredentialFile;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.kernel.CommandKernelDeclaration;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.SensorReading;
 import org.tunefarm.protocol.Ack;
+import org.tunefarm.protocol.Enroll;
+import org.tunefarm.protocol.Enrolled;
 import org.tunefarm.protocol.Heartbeat;
 import org.tunefarm.protocol.Lease;
 import org.tunefarm.protocol.Protocol;
@@ -26,9 +29,12 @@ import org.tunefarm.protocol.Report;
 import org.tunefarm.protocol.Work;
 
 /**
- * The agent's life: connect to a coordinator (trying each in turn, with backoff), register, then
- * pull a lease, measure it, report each result as it is taken, and ask again; heartbeats go out
- * meanwhile so the farm knows the board is alive and how hot it is.
+ * The agent's life: connect to a coordinator (trying each in turn, with backoff), enroll the first
+ * time (the farm token buys a credential of the agent's own, kept in a 0600 file), register with
+ * that credential, then pull a lease, measure it, report each result as it is taken, and ask
+ * again; heartbeats go out meanwhile so the farm knows the board is alive and how hot it is. One
+ * connection serves a whole sweep: only a lost connection (or a refusal that names the agent
+ * itself) makes it reconnect, and only then does it move to the next coordinator.
  */
 public final class Agent {
     private static final Logger LOG = Logger.getLogger(Agent.class.getName());
@@ -41,6 +47,7 @@ public final class Agent {
     private final List<CommandKernelDeclaration> commandKernels;
     private final LeaseRunner runner;
     private final Supplier<SensorReading> sensors;
+    private final CredentialFile credentialFile;
     private final Vertx vertx = Vertx.vertx();
     private volatile String currentLease;
     private volatile boolean stopping;
@@ -57,6 +64,7 @@ public final class Agent {
         this.commandKernels = commandKernels;
         this.runner = runner;
         this.sensors = sensors;
+        this.credentialFile = new CredentialFile(config.credentialFile());
     }
 
     /** Runs until interrupted or {@link #stop()}. */
@@ -69,12 +77,16 @@ public final class Agent {
             try {
                 String[] hp = target.split(":");
                 await(link.connect(hp[0], Integer.parseInt(hp[1]), 5_000));
-                Registered reg = Protocol.read(await(link.request(Protocol.REGISTER, new Register(config.agentId(), profile, families, commandKernels), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
+                link.useToken(credential(link));
+                Registered reg = register(link);
                 LOG.info(() -> "registered with " + target + " as " + reg.agentId() + " in device class " + reg.deviceClass());
                 backoff = 250;
                 work(link, reg);
             } catch (InterruptedException e) {
                 throw e;
+            } catch (BridgeClient.FarmRefusal e) {
+                if (e.code() == 403) backoff = MAX_BACKOFF_MS; // revoked: only an admin can change that
+                LOG.log(Level.WARNING, "the coordinator at " + target + " refused this agent: " + e.getMessage());
             } catch (Exception e) {
                 LOG.log(Level.WARNING, "lost the coordinator at " + target + ": " + e.getMessage());
             } finally {
@@ -88,6 +100,32 @@ public final class Agent {
             long sleep = backoff + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
             Thread.sleep(sleep);
             backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+        }
+    }
+
+    /**
+     * The agent's own credential: from its file, or, the first time, by enrolling with the farm
+     * token on this connection (the farm keeps only a hash; the file is the agent's alone).
+     */
+    private String credential(BridgeClient link) throws Exception {
+        String kept = credentialFile.read();
+        if (kept != null) return kept;
+        Enrolled e = Protocol.read(await(link.request(Protocol.ENROLL, new Enroll(config.agentId()), REQUEST_TIMEOUT_MS)).encode(), Enrolled.class);
+        credentialFile.write(e.credential());
+        LOG.info(() -> "enrolled as " + config.agentId() + "; the credential is kept in " + credentialFile.path());
+        return e.credential();
+    }
+
+    private Registered register(BridgeClient link) throws Exception {
+        try {
+            return Protocol.read(await(link.request(Protocol.REGISTER, new Register(config.agentId(), profile, families, commandKernels), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
+        } catch (BridgeClient.FarmRefusal r) {
+            if (r.code() == 404) {
+                // The farm has no credential for this id (its data was replaced): enroll again.
+                LOG.info(() -> "the farm does not know this agent's credential; enrolling again: " + r.getMessage());
+                credentialFile.forget();
+            }
+            throw r;
         }
     }
 
@@ -132,7 +170,13 @@ public final class Agent {
                     Thread.currentThread().interrupt(); // stops the batch after this candidate
                 }
             });
-            if (failed.isEmpty()) report(link, lease, List.of(), true);
+            if (failed.isEmpty()) {
+                try {
+                    report(link, lease, List.of(), true);
+                } catch (BridgeClient.FarmRefusal r) {
+                    failed.add(r); // handled below like a refused result: the link is fine
+                }
+            }
         } finally {
             Thread.interrupted(); // clear our own interrupt, the loop goes on
             currentLease = null;

@@ -25,18 +25,20 @@ import org.tunefarm.agent.link.LinkTls;
  * @param commandKernels kernels this board builds and runs itself; only the config file declares them
  * @param spaces         folder of Kernel Tuner cache files to serve as {@code replay.*} kernels; null for none
  * @param tls            TLS to the coordinators, or null for plain TCP
+ * @param credentialFile where the agent keeps the credential it got when it enrolled (mode 0600);
+ *                       by default {@code <state folder>/<id>.credential}
  */
 public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels,
-                          List<CommandKernel> commandKernels, Path spaces, LinkTls tls) {
+                          List<CommandKernel> commandKernels, Path spaces, LinkTls tls, Path credentialFile) {
 
-    /** Without command kernels, replayed spaces or TLS. */
+    /** Without command kernels, replayed spaces or TLS, the credential in the default state folder. */
     public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
-        this(coordinators, token, agentId, labels, List.of(), null, null);
+        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId));
     }
 
     static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] [--token-file FILE] [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
-            + " [--tls] [--trust PEM-FILE]";
-    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels");
+            + " [--tls] [--trust PEM-FILE] [--state DIR] [--credential-file FILE]";
+    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels", "stateDir", "credentialFile");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public static AgentConfig parse(String[] args) {
@@ -48,6 +50,8 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         Path spaces = null;
         boolean tls = false;
         Path trust = null;
+        Path stateDir = null;
+        Path credentialFile = null;
         // The file first, wherever --config stands, so every flag overrides it.
         for (int i = 0; i + 1 < args.length; i++) {
             if (!args[i].equals("--config")) continue;
@@ -63,6 +67,8 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             if (root.hasNonNull("id") && !root.get("id").asText().isBlank()) id = root.get("id").asText();
             root.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             Path base = file.toAbsolutePath().getParent();
+            if (root.hasNonNull("stateDir") && !root.get("stateDir").asText().isBlank()) stateDir = base.resolve(root.get("stateDir").asText());
+            if (root.hasNonNull("credentialFile") && !root.get("credentialFile").asText().isBlank()) credentialFile = base.resolve(root.get("credentialFile").asText());
             try {
                 kernels = CommandKernelReader.read(root.get("commandKernels"), base);
             } catch (IllegalArgumentException e) {
@@ -96,6 +102,8 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
                     trust = Path.of(v);
                     tls = true;
                 }
+                case "--state" -> stateDir = Path.of(v);
+                case "--credential-file" -> credentialFile = Path.of(v);
                 case "--spaces" -> {
                     spaces = Path.of(v).toAbsolutePath().normalize();
                     if (!Files.isDirectory(spaces)) throw new IllegalArgumentException("--spaces: " + v + " is not a folder");
@@ -107,7 +115,24 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         if (coordinators.isEmpty()) throw new IllegalArgumentException("--coordinator is required\n" + USAGE);
         if (token == null || token.isEmpty()) throw new IllegalArgumentException("--token-file (or TUNEFARM_TOKEN) is required\n" + USAGE);
         if (id == null) id = defaultId();
-        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null);
+        if (credentialFile == null) credentialFile = credentialIn(stateDir != null ? stateDir : defaultStateDir(), id);
+        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null,
+                credentialFile.toAbsolutePath().normalize());
+    }
+
+    /** One file per agent id, so several agents may share a state folder. */
+    static Path credentialIn(Path stateDir, String agentId) {
+        return stateDir.resolve(agentId + ".credential");
+    }
+
+    /**
+     * systemd's {@code StateDirectory=} (the unit sets it: /var/lib/tunefarm-agent), else
+     * {@code ~/.tunefarm/agent}: a folder that outlives the agent process and belongs to its user.
+     */
+    static Path defaultStateDir() {
+        String systemd = System.getenv("STATE_DIRECTORY");
+        if (systemd != null && !systemd.isBlank()) return Path.of(systemd.split(":")[0]);
+        return Path.of(System.getProperty("user.home"), ".tunefarm", "agent");
     }
 
     private static JsonNode load(Path file) {

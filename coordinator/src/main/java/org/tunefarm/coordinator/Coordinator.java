@@ -15,7 +15,10 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.api.ApiVerticle;
+import org.tunefarm.coordinator.audit.Audit;
+import org.tunefarm.coordinator.audit.AuditLog;
 import org.tunefarm.coordinator.bridge.AgentBridge;
+import org.tunefarm.coordinator.credential.Credentials;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.replica.CatchUp;
@@ -29,7 +32,8 @@ import org.tunefarm.coordinator.store.SweepLog;
 /**
  * One coordinator: an embedded Hazelcast member, clustered Vert.x on top of it, a full replica
  * of the records and sweeps, the agent bridge and the REST API; and, on the one coordinator that
- * leads, the farm verticle that dispatches.
+ * leads, the farm verticle that dispatches. The agents' credentials and the audit log live in its
+ * data folder beside the records.
  */
 public final class Coordinator implements AutoCloseable {
 
@@ -43,6 +47,7 @@ public final class Coordinator implements AutoCloseable {
     private AgentBridge bridge;
     private ApiVerticle api;
     private Leadership leadership;
+    private Credentials credentials;
     private final Refusals refusals = new Refusals();
 
     public Coordinator(CoordinatorConfig config) {
@@ -85,10 +90,13 @@ public final class Coordinator implements AutoCloseable {
         leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(), copies::caughtUp,
                 () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs()));
         await(leadership.start());
-        bridge = new AgentBridge(vertx, config.token(), config.door(), refusals);
+        Audit audit = new AuditLog(config.dataDir().resolve("audit.jsonl"));
+        credentials = new Credentials(vertx, config.dataDir().resolve("credentials.jsonl"), audit);
+        await(credentials.start());
+        bridge = new AgentBridge(vertx, config.token(), config.door(), refusals, credentials);
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
         api = new ApiVerticle(config, refusals, this::leading,
-                () -> copies.health().put("measuredTwice", records.measuredTwice()));
+                () -> copies.health().put("measuredTwice", records.measuredTwice()), audit, credentials, bridge::stats);
         await(vertx.deployVerticle(api));
         return this;
     }
@@ -122,6 +130,11 @@ public final class Coordinator implements AutoCloseable {
         return bridge.actualPort();
     }
 
+    /** Connections and registrations the agent bridge saw since start ({@link AgentBridge#stats}). */
+    public java.util.Map<String, Long> bridgeStats() {
+        return bridge.stats();
+    }
+
     /** What the bridge and REST refused since start, by kind. */
     public Refusals refusals() {
         return refusals;
@@ -140,6 +153,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     @Override public void close() throws Exception {
+        if (credentials != null) credentials.stop();
         if (vertx != null) {
             try {
                 await(vertx.close());

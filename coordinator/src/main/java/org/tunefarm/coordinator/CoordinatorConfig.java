@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.tunefarm.coordinator.door.DoorConfig;
+import org.tunefarm.coordinator.door.RegistrationLimits;
 import org.tunefarm.coordinator.door.TlsFiles;
 
 /**
@@ -53,7 +54,8 @@ public record CoordinatorConfig(Path dataDir, String httpHost, int httpPort, Str
         JsonNode tls = n.path("tls");
         DoorConfig door = new DoorConfig(n.path("readToken").asText(""),
                 tls.isObject() ? new TlsFiles(path(base, tls, "certFile"), path(base, tls, "keyFile")) : null,
-                bridge.path("maxFrameBytes").asInt(DoorConfig.MAX_FRAME_BYTES), bridge.path("frameTimeoutMs").asLong(DoorConfig.FRAME_TIMEOUT_MS));
+                bridge.path("maxFrameBytes").asInt(DoorConfig.MAX_FRAME_BYTES), bridge.path("frameTimeoutMs").asLong(DoorConfig.FRAME_TIMEOUT_MS),
+                registrationLimits(bridge));
         return new CoordinatorConfig(
                 n.hasNonNull("dataDir") ? Path.of(n.get("dataDir").asText()) : d.dataDir(),
                 http.path("host").asText(d.httpHost()), http.path("port").asInt(d.httpPort()),
@@ -62,6 +64,14 @@ public record CoordinatorConfig(Path dataDir, String httpHost, int httpPort, Str
                 n.hasNonNull("hazelcast") ? base.resolve(n.get("hazelcast").asText()) : null,
                 n.path("heartbeatMs").asLong(d.heartbeatMs()), n.path("quorum").asInt(d.quorum()),
                 n.hasNonNull("clusterName") ? n.get("clusterName").asText() : null, door);
+    }
+
+    private static RegistrationLimits registrationLimits(JsonNode bridge) {
+        RegistrationLimits d = RegistrationLimits.defaults();
+        return new RegistrationLimits(bridge.path("maxUnregisteredPerAddress").asInt(d.maxUnregisteredPerAddress()),
+                bridge.path("maxUnregistered").asInt(d.maxUnregistered()),
+                bridge.path("maxFailedRegistrationsPerMinute").asInt(d.maxFailedRegistrationsPerMinute()),
+                bridge.path("registerWithinMs").asLong(d.registerWithinMs()));
     }
 
     /** TLS files are relative to the config file, like the Hazelcast file. */

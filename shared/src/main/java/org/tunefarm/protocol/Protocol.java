@@ -27,10 +27,19 @@ public final class Protocol {
     /** An agent reports measurements against its lease; the reply comes after they are durable. */
     public static final String REPORT = "tunefarm.work.report";
 
-    /** Addresses agents may send to through the bridge: exactly these. */
+    /**
+     * An agent asks for its own credential with the farm token; answered by the bridge itself, so
+     * it is not one of {@link #AGENT_INBOUND}.
+     */
+    public static final String ENROLL = "tunefarm.agent.enroll";
+
+    /** Addresses the bridge forwards to the farm for agents: exactly these. */
     public static final java.util.List<String> AGENT_INBOUND = java.util.List.of(REGISTER, HEARTBEAT, PULL, REPORT);
 
-    /** Header carrying the farm token on every bridge frame. */
+    /**
+     * Header carrying, on every bridge frame, the agent's credential once it has one, else the
+     * farm token.
+     */
     public static final String TOKEN_HEADER = "token";
 
     /**

@@ -17,8 +17,8 @@ import org.tunefarm.protocol.Protocol;
 /**
  * One outbound connection to a coordinator's agent bridge (works behind NAT and on phones), plain
  * or TLS. Frames are those of the Vert.x TCP event-bus bridge: a 4-byte big-endian length and a
- * UTF-8 JSON object; requests carry the farm token and a reply address, and the bridge writes the
- * reply back on the same socket.
+ * UTF-8 JSON object; requests carry a token (the farm token to enroll, then the agent's own
+ * credential) and a reply address, and the bridge writes the reply back on the same socket.
  */
 public final class BridgeClient {
     private static final Logger LOG = Logger.getLogger(BridgeClient.class.getName());
@@ -26,7 +26,8 @@ public final class BridgeClient {
     static final int MAX_FRAME = 16 * 1024 * 1024;
 
     private final Vertx vertx;
-    private final String token;
+    /** The farm token until the agent registers with its credential. */
+    private volatile String token;
     private final LinkTls tls;
     private final Map<String, Promise<JsonObject>> pending = new ConcurrentHashMap<>();
     private NetClient client;
@@ -43,6 +44,11 @@ public final class BridgeClient {
         this.vertx = vertx;
         this.token = token;
         this.tls = tls;
+    }
+
+    /** From now on frames carry this token (the agent's credential once it has one). */
+    public void useToken(String t) {
+        token = t;
     }
 
     public Future<Void> connect(String host, int port, long timeoutMs) {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.CoordinatorConfig;
+import org.tunefarm.coordinator.audit.Audit;
 
 /**
  * Who may read and who may write over REST. Writes need the admin token; an empty admin token
@@ -54,6 +55,12 @@ final class Access {
         } else {
             ApiVerticle.error(ctx, 401, "Authorization", "reads need the read token as 'Authorization: Bearer <token>'");
         }
+    }
+
+    /** Who a request that passed {@link #requireAdmin} came from, for the audit log. */
+    Audit.Who who(RoutingContext ctx) {
+        String credential = admin.length > 0 && matches(ctx, admin) ? "admin-token" : writesOpen ? "open-loopback" : "none";
+        return new Audit.Who(credential, null, String.valueOf(ctx.request().remoteAddress()));
     }
 
     private static boolean matches(RoutingContext ctx, byte[] token) {

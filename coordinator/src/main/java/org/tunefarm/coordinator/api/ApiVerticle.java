@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.CoordinatorConfig;
+import org.tunefarm.coordinator.audit.Audit;
+import org.tunefarm.coordinator.credential.Credentials;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.AgentInfo;
 import org.tunefarm.coordinator.lease.FarmVerticle;
@@ -53,19 +55,29 @@ public final class ApiVerticle extends VerticleBase {
     private final Refusals refusals;
     private final java.util.function.BooleanSupplier leading;
     private final java.util.function.Supplier<JsonObject> replica;
+    private final Audit audit;
+    private final Credentials credentials;
+    private final java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats;
     private HttpServer server;
 
     /**
-     * @param leading whether this coordinator dispatches, shown by /api/health
-     * @param replica the state of this coordinator's copy of the records, shown by /api/health
+     * @param leading     whether this coordinator dispatches, shown by /api/health
+     * @param replica     the state of this coordinator's copy of the records, shown by /api/health
+     * @param audit       where admin actions are written down
+     * @param credentials the agents' credentials, for enroll, revoke and list
+     * @param bridgeStats this coordinator's bridge connection counts, shown by /api/health
      */
     public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading,
-                       java.util.function.Supplier<JsonObject> replica) {
+                       java.util.function.Supplier<JsonObject> replica, Audit audit,
+                       Credentials credentials, java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats) {
         this.config = config;
         this.access = new Access(config);
         this.refusals = refusals;
         this.leading = leading;
         this.replica = replica;
+        this.audit = audit;
+        this.credentials = credentials;
+        this.bridgeStats = bridgeStats;
     }
 
     @Override public Future<?> start() {
@@ -85,6 +97,7 @@ public final class ApiVerticle extends VerticleBase {
         methods(router, "/api/sweeps", "GET, POST");
         methods(router, "/api/sweeps/:id", "GET");
         methods(router, "/api/table", "GET");
+        new AgentRoutes(vertx, access, credentials).mount(router);
         router.route().handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + clip(ctx.request().path())));
         router.route().failureHandler(this::failure);
         HttpServerOptions options = new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort());
@@ -135,6 +148,7 @@ public final class ApiVerticle extends VerticleBase {
         Future.all(agents, repeats).onSuccess(x -> ctx.json(new JsonObject().put("status", "ok").put("leader", leading.getAsBoolean())
                         .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)
                         .put("quarantined", vertx.sharedData().getLocalMap(org.tunefarm.coordinator.store.Quarantine.COUNTS).getOrDefault("lines", 0))
+                        .put("bridge", new JsonObject(new java.util.LinkedHashMap<>(bridgeStats.get())))
                         .mergeIn(replica.get())))
                 .onFailure(ctx::fail);
     }
@@ -157,25 +171,33 @@ public final class ApiVerticle extends VerticleBase {
 
     private void submit(RoutingContext ctx) {
         String body = ctx.body().asString(StandardCharsets.UTF_8.name());
-        kernels().onSuccess(kernels -> {
-            SweepSpec spec;
-            try {
-                spec = SweepSpecReader.read(body, kernels);
-            } catch (SpecException e) {
-                error(ctx, 400, e.field(), e.getMessage());
-                return;
-            } catch (RuntimeException e) {
-                // A reader bug, but the body caused it: the client hears 400, we hear about it loudly.
-                refusals.refused("rest", "unexpected", ctx.request().remoteAddress(), String.valueOf(e));
-                LOG.log(Level.SEVERE, "the sweep spec reader failed on a request body", e);
-                error(ctx, 400, "body", "the sweep spec could not be read");
+        // Checking a spec walks its spaces (seconds for a large one on a busy board): off the event loop.
+        kernels().compose(kernels -> vertx.executeBlocking(() -> SweepSpecReader.read(body, kernels), false)).onComplete(read -> {
+            if (read.failed()) {
+                if (read.cause() instanceof SpecException e) {
+                    error(ctx, 400, e.field(), e.getMessage());
+                } else if (read.cause() instanceof RuntimeException e) {
+                    // A reader bug, but the body caused it: the client hears 400, we hear about it loudly.
+                    refusals.refused("rest", "unexpected", ctx.request().remoteAddress(), String.valueOf(e));
+                    LOG.log(Level.SEVERE, "the sweep spec reader failed on a request body", e);
+                    error(ctx, 400, "body", "the sweep spec could not be read");
+                } else {
+                    ctx.fail(read.cause());
+                }
                 return;
             }
-            vertx.eventBus().<JsonObject>request(FarmVerticle.SUBMIT, new JsonObject(Protocol.write(spec))).onSuccess(reply -> {
+            SweepSpec spec = read.result();
+            vertx.eventBus().<JsonObject>request(FarmVerticle.SUBMIT, new JsonObject(Protocol.write(spec))).compose(reply -> {
+                String id = reply.body().getString("id");
+                return vertx.executeBlocking(() -> {
+                    audit.record("sweep.start", access.who(ctx), java.util.Map.of("sweepId", id, "name", String.valueOf(spec.name()), "kernel", String.valueOf(spec.kernel())));
+                    return reply;
+                });
+            }).onSuccess(reply -> {
                 ctx.response().setStatusCode(201).putHeader("Location", "/api/sweeps/" + reply.body().getString("id"));
                 ctx.json(reply.body());
             }).onFailure(ctx::fail);
-        }).onFailure(ctx::fail);
+        });
     }
 
     /**

@@ -12,20 +12,28 @@ import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import org.tunefarm.coordinator.audit.Audit;
+import org.tunefarm.coordinator.credential.Credential;
+import org.tunefarm.coordinator.credential.Credentials;
+import org.tunefarm.protocol.Enroll;
+import org.tunefarm.protocol.Enrolled;
 import org.tunefarm.protocol.Protocol;
+import org.tunefarm.protocol.ProtocolException;
 
 /**
  * One agent's connection: reads frames with hard limits, checks each one, forwards the sane ones
  * to the farm's event-bus addresses as requests, and writes each reply back on this socket only.
  *
  * <p>A connection is bound to the agent id it registered with: until it has registered, it may
- * only register; afterwards every frame must name that same id. So an agent cannot pull work,
- * heartbeat or report as another agent, and the dispatcher's lease-ownership check (by agent id)
- * cannot be sidestepped by lying about the id.
+ * only enroll (farm token) or register (the id's credential, or the farm token for an id that never
+ * enrolled: {@link CredentialCheck}); afterwards every frame must name that same id and carry the
+ * token it registered with. So an agent cannot pull work, heartbeat or report as another agent,
+ * and the dispatcher's lease-ownership check (by agent id) cannot be sidestepped by lying about
+ * the id. A revoked or re-issued credential closes the connection at once ({@link #recheck}).
  *
  * <p>Refusals: a broken stream (bad length, late frame, not JSON, not an object) or a wrong token
- * closes the connection; anything else gets an {@code err} frame and the connection stays, so an
+ * closes the connection, and so does a refused registration (counted against the address's
+ * failed registrations, {@link Admission}); anything else gets an {@code err} frame and the connection stays, so an
  * honest agent told its lease expired carries on.
  */
 final class AgentConnection {
@@ -33,8 +41,6 @@ final class AgentConnection {
     static final long REQUEST_TIMEOUT_MS = 30_000;
     /** An agent has a heartbeat and one pull or report out at a time; a few more is slack. */
     static final int MAX_IN_FLIGHT = 16;
-    /** An agent registers right after connecting; a connection that does not is closed. */
-    static final long REGISTER_WITHIN_MS = 60_000;
     private static final int MAX_REPLY_ADDRESS = 256;
 
     /** One strict reader: no trailing garbage after the object, no key given twice. */
@@ -45,18 +51,27 @@ final class AgentConnection {
     private final NetSocket socket;
     private final FrameReader reader;
     private final String peer;
+    /** The remote host, the key of the admission limits. */
+    private final String address;
     private Context context;
     private String agentId;
+    /** The token or credential this connection registered with: every later frame must carry it. */
+    private byte[] admitted;
+    /** A registration or enrollment is being checked; one at a time. */
+    private boolean registering;
+    /** Whether this connection left the unregistered count (registered or closed). */
+    private boolean settled;
     private int inFlight;
     private long frameTimer = -1;
     private long registerTimer;
     private boolean closed;
 
-    AgentConnection(AgentBridge bridge, NetSocket socket) {
+    AgentConnection(AgentBridge bridge, NetSocket socket, String address) {
         this.bridge = bridge;
         this.socket = socket;
         this.reader = new FrameReader(bridge.door().maxFrameBytes());
         this.peer = String.valueOf(socket.remoteAddress());
+        this.address = address;
     }
 
     void start() {
@@ -64,8 +79,9 @@ final class AgentConnection {
         socket.handler(this::received);
         socket.exceptionHandler(t -> drop("socket error: " + t.getMessage()));
         socket.closeHandler(v -> closed());
-        registerTimer = bridge.vertx().setTimer(REGISTER_WITHIN_MS, t -> {
-            if (agentId == null) close("no-register", "did not register within " + REGISTER_WITHIN_MS + " ms");
+        long within = bridge.door().registration().registerWithinMs();
+        registerTimer = bridge.vertx().setTimer(within, t -> {
+            if (agentId == null) close("no-register", "did not register within " + within + " ms");
         });
     }
 
@@ -126,34 +142,42 @@ final class AgentConnection {
         }
     }
 
-    private void send(JsonNode frame, String replyAddress) {
-        JsonNode headers = frame.get("headers");
-        JsonNode token = headers != null && headers.isObject() ? headers.get(Protocol.TOKEN_HEADER) : null;
-        if (token == null || !token.isTextual() || !MessageDigest.isEqual(bridge.token(), token.textValue().getBytes(StandardCharsets.UTF_8))) {
+    private void send(JsonNode json, String replyAddress) {
+        SendFrame frame = SendFrame.of(json);
+        String address = frame.address();
+        String id = frame.agentId();
+        boolean farmToken = frame.carries(bridge.token());
+        boolean isRegister = Protocol.REGISTER.equals(address);
+        // Before registering, only a register may carry something other than the farm token (the
+        // agent's credential, checked against the id it names); after, the one it registered with.
+        boolean tokenOk = agentId != null ? frame.carries(admitted)
+                : farmToken || (isRegister && frame.token() != null && !frame.token().isEmpty() && id != null);
+        if (!tokenOk) {
             // Told why, then cut off: a connection without the token has no business here.
-            write(Frames.refusal(replyAddress, 401, "headers.token: missing or wrong farm token"));
-            close("bad-token", "a frame without the farm token");
+            write(Frames.refusal(replyAddress, 401, agentId != null ? "headers.token: not the credential this connection registered with"
+                    : "headers.token: missing or wrong farm token"));
+            if (agentId == null) bridge.admission().failed(this.address);
+            close("bad-token", "a frame without the farm token or the agent's credential");
             return;
         }
-        JsonNode addressNode = frame.get("address");
-        String address = addressNode != null && addressNode.isTextual() ? addressNode.textValue() : null;
+        if (Protocol.ENROLL.equals(address)) {
+            enroll(frame.body(), replyAddress);
+            return;
+        }
         if (address == null || !Protocol.AGENT_INBOUND.contains(address)) {
-            refuse(replyAddress, 403, "address-not-permitted", "address: agents may send to " + Protocol.AGENT_INBOUND + " only");
+            refuse(replyAddress, 403, "address-not-permitted", "address: agents may send to " + Protocol.AGENT_INBOUND + " and " + Protocol.ENROLL + " only");
             return;
         }
-        JsonNode body = frame.get("body");
-        if (body == null || !body.isObject()) {
+        JsonNode body = frame.body();
+        if (!frame.bodyIsObject()) {
             refuse(replyAddress, 400, "bad-body", "body: must be a JSON object");
             return;
         }
-        JsonNode idNode = body.get("agentId");
-        String id = idNode != null && idNode.isTextual() ? idNode.textValue() : null;
         if (id == null) {
             refuse(replyAddress, 400, "no-agent-id", "body.agentId: is required");
             return;
         }
-        boolean registering = address.equals(Protocol.REGISTER);
-        if (agentId == null && !registering) {
+        if (agentId == null && !isRegister) {
             refuse(replyAddress, 403, "not-registered", "register first: this connection has not registered an agent");
             return;
         }
@@ -165,27 +189,110 @@ final class AgentConnection {
             refuse(replyAddress, 429, "too-many-in-flight", "more than " + MAX_IN_FLIGHT + " requests in flight on one connection");
             return;
         }
+        if (agentId != null) {
+            forward(address, body, replyAddress, null, null);
+            return;
+        }
+        if (this.registering) {
+            refuse(replyAddress, 409, "already-registering", "register: this connection is already registering");
+            return;
+        }
+        this.registering = true;
+        inFlight++;
+        bridge.credentials().lookup(id).onComplete(ar -> context.runOnContext(v -> {
+            inFlight--;
+            if (closed) return;
+            if (ar.failed()) {
+                this.registering = false;
+                refuse(replyAddress, 503, "credentials-unavailable", "the farm's credentials cannot be read now, register again: " + ar.cause().getMessage());
+                return;
+            }
+            CredentialCheck.Refusal no = CredentialCheck.refusal(ar.result(), id, frame.token(), farmToken);
+            if (no != null) {
+                this.registering = false;
+                bridge.admission().failed(this.address);
+                write(Frames.refusal(replyAddress, no.code(), no.message()));
+                close(no.kind(), no.message());
+                return;
+            }
+            forward(address, body, replyAddress, id, frame.tokenBytes());
+        }));
+    }
+
+    /** Hands a checked request to the farm; a register that succeeds binds this connection to its id. */
+    private void forward(String address, JsonNode body, String replyAddress, String registeringId, byte[] token) {
         inFlight++;
         // Client headers are not forwarded: only the bridge decides timeouts and codecs.
         bridge.vertx().eventBus().<JsonObject>request(address, new JsonObject(body.toString()), new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
                 .onComplete(ar -> {
                     inFlight--;
+                    if (registeringId != null) registering = false;
                     if (closed) return;
                     if (ar.succeeded()) {
-                        if (registering && agentId == null) bind(id);
+                        if (registeringId != null && agentId == null) bind(registeringId, token);
                         if (replyAddress != null) write(Frames.message(replyAddress, ar.result().body()));
                         return;
                     }
                     ReplyException e = ar.cause() instanceof ReplyException re ? re : new ReplyException(ReplyFailure.RECIPIENT_FAILURE, 500, String.valueOf(ar.cause().getMessage()));
-                    if (e.failureCode() >= 400 && e.failureCode() < 500) counted("farm-refused", e.getMessage());
+                    if (e.failureCode() >= 400 && e.failureCode() < 500) {
+                        counted("farm-refused", e.getMessage());
+                        if (registeringId != null) bridge.admission().failed(this.address);
+                    }
                     write(Frames.failure(replyAddress, address, e));
                 });
     }
 
-    private void bind(String id) {
+    /** Answered here, not by the farm: the credentials live on every coordinator. */
+    private void enroll(JsonNode body, String replyAddress) {
+        if (agentId != null || registering) {
+            refuse(replyAddress, 409, "enroll-after-register", "enroll: enroll before registering, on a fresh connection");
+            return;
+        }
+        Enroll e;
+        try {
+            e = Protocol.read(body, Enroll.class);
+        } catch (ProtocolException x) {
+            refuse(replyAddress, 400, "bad-body", x.getMessage());
+            return;
+        }
+        registering = true;
+        bridge.credentials().enroll(e.agentId(), new Audit.Who("farm-token", e.agentId(), peer)).onComplete(ar -> context.runOnContext(v -> {
+            registering = false;
+            if (closed) return;
+            if (ar.succeeded()) {
+                AgentBridge.LOG.info(() -> "agent " + e.agentId() + " enrolled from " + peer);
+                write(Frames.message(replyAddress, new JsonObject(Protocol.write(new Enrolled(e.agentId(), ar.result())))));
+            } else if (ar.cause() instanceof Credentials.Refused r) {
+                bridge.admission().failed(address);
+                refuse(replyAddress, r.code(), "enroll-refused", r.getMessage());
+            } else {
+                refuse(replyAddress, 503, "credentials-unavailable", "enroll: the farm's credentials cannot be written now, enroll again: " + ar.cause().getMessage());
+            }
+        }));
+    }
+
+    /** A credential of this connection's agent changed in the farm: closes it unless it still admits it. */
+    void recheck(Credential c) {
+        context.runOnContext(v -> {
+            if (closed || agentId == null || !agentId.equals(c.agentId())) return;
+            if (!c.matches(new String(admitted, StandardCharsets.UTF_8))) {
+                close(c.enrolled() ? "credential-replaced" : "revoked", "agent " + agentId + (c.enrolled() ? " got a new credential" : " was revoked"));
+            }
+        });
+    }
+
+    private void bind(String id, byte[] token) {
         agentId = id;
+        admitted = token;
         bridge.vertx().cancelTimer(registerTimer);
+        settle();
         bridge.bind(id, this);
+    }
+
+    private void settle() {
+        if (settled) return;
+        settled = true;
+        bridge.admission().settled(address);
     }
 
     private void refuse(String replyAddress, int code, String kind, String message) {
@@ -230,6 +337,7 @@ final class AgentConnection {
 
     private void closed() {
         closed = true;
+        settle();
         cancelFrameTimer();
         bridge.vertx().cancelTimer(registerTimer);
         if (agentId != null) bridge.unbind(agentId, this);

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code ./tunefarm} command line. {@code agent} is run by the launcher from the agent jar. */
 @Command(name = "tunefarm", mixinStandardHelpOptions = true, version = "tunefarm 0.1.0",
         description = "A distributed kernel-autotuning farm.",
-        subcommands = {DemoCommand.class, CoordinatorCommand.class, SweepCommand.class, TableCommand.class, BenchCommand.class})
+        subcommands = {DemoCommand.class, CoordinatorCommand.class, SweepCommand.class, TableCommand.class, AgentsCommand.class, BenchCommand.class})
 public final class TunefarmCli implements Runnable {
 
     @Override public void run() {

@@ -51,6 +51,18 @@ public final class Dispatcher {
     private final Map<String, SweepRun> sweeps = new LinkedHashMap<>();
     private final Map<String, Held> leases = new HashMap<>();
     private final Set<String> expired = new HashSet<>();
+    /**
+     * Leases whose every candidate was reported, by lease id, with the agent that held them: the
+     * agent's closing {@code done} report for one arrives after the last result has already ended
+     * it, and is an honest agent finishing, not a stale or foreign lease. Bounded: a {@code done}
+     * comes within one round trip of the last result.
+     */
+    private final Map<String, String> completed = new LinkedHashMap<>() {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > COMPLETED_KEPT;
+        }
+    };
+    static final int COMPLETED_KEPT = 4096;
 
     /** A lease and the candidates not yet reported under it. */
     private record Held(Lease lease, Map<Long, Lease.Candidate> open) {}
@@ -173,6 +185,10 @@ public final class Dispatcher {
         AgentInfo a = known(r.agentId());
         if (r.leaseId() == null) throw new ProtocolException("leaseId: is required");
         Held held = leases.get(r.leaseId());
+        if (held == null && r.done() && (r.measurements() == null || r.measurements().isEmpty())
+                && a.agentId().equals(completed.get(r.leaseId()))) {
+            return List.of(); // the closing "done" of a lease its results already completed
+        }
         if (held == null) {
             throw new ProtocolException("leaseId: " + (expired.contains(r.leaseId()) ? "lease " + r.leaseId() + " has expired and its batch was requeued" : "unknown lease " + r.leaseId()));
         }
@@ -244,7 +260,9 @@ public final class Dispatcher {
         if (h == null) return;
         AgentInfo a = agents.get(h.lease().agentId());
         if (a != null && leaseId.equals(a.leaseId())) agents.put(a.agentId(), a.withLease(null));
-        if (!h.open().isEmpty()) {
+        if (h.open().isEmpty()) {
+            completed.put(leaseId, h.lease().agentId());
+        } else {
             expired.add(leaseId);
             SweepRun s = sweeps.get(h.lease().sweepId());
             Search search = s == null || a == null ? null : s.search(a.deviceClass(), h.lease().key().id());

@@ -148,6 +148,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             m.fail(500, "internal error: " + e);
             return;
         }
+        if (checked.isEmpty()) { // a closing "done": nothing to make durable
+            dispatcher.persisted(report, List.of());
+            m.reply(json(Ack.ok(0)));
+            return;
+        }
         replication.append(checked).onComplete(ar -> {
             if (ar.failed()) {
                 if (ar.cause() instanceof NotReplicated n) storedUnacknowledged(n.storedHere());
@@ -218,13 +223,15 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     private void onSubmit(Message<JsonObject> m) {
-        SweepSpec spec;
-        try {
-            spec = Protocol.JSON.readValue(m.body().encode(), SweepSpec.class);
-        } catch (Exception e) {
-            m.fail(400, "spec: " + e.getMessage());
-            return;
-        }
+        // Reading a spec checks its spaces (the first one cost seconds on a busy 2-core board): off the event loop.
+        String body = m.body().encode();
+        vertx.executeBlocking(() -> Protocol.JSON.readValue(body, SweepSpec.class), false).onComplete(read -> {
+            if (read.failed()) m.fail(400, "spec: " + read.cause().getMessage());
+            else submit(m, read.result());
+        });
+    }
+
+    private void submit(Message<JsonObject> m, SweepSpec spec) {
         SweepLog.Entry entry = new SweepLog.Entry(UUID.randomUUID().toString().substring(0, 8), System.currentTimeMillis(), spec);
         replication.append(entry).onComplete(ar -> {
             if (ar.failed()) {

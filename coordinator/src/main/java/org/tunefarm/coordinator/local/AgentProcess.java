@@ -40,6 +40,7 @@ public final class AgentProcess implements AutoCloseable {
         cmd.add("--add-modules");
         cmd.add("jdk.incubator.vector");
         cmd.add("-Xmx512m");
+        cmd.add("--enable-native-access=ALL-UNNAMED"); // OSHI reads sensors through JNA: allowed, so the JVM need not warn
         String jar = System.getProperty("tunefarm.agentJar");
         if (jar != null && !jar.isBlank()) {
             cmd.add("-jar");
@@ -53,12 +54,27 @@ public final class AgentProcess implements AutoCloseable {
         cmd.add(String.join(",", coordinators));
         cmd.add("--id");
         cmd.add(id);
+        if (!extraArgs.contains("--state") && !extraArgs.contains("--credential-file")) {
+            // Beside its log, so an agent restarted on the same log keeps the credential it enrolled for.
+            cmd.add("--state");
+            cmd.add(stateDir(logFile).toString());
+        }
         cmd.addAll(extraArgs);
         Files.createDirectories(logFile.toAbsolutePath().getParent());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         pb.environment().put("TUNEFARM_TOKEN", token); // never in argv, where ps shows it
         Process p = pb.start();
         return new AgentProcess(id, p, logFile);
+    }
+
+    /** Where an agent started with this log keeps its credential, unless its arguments say otherwise. */
+    public static Path stateDir(Path logFile) {
+        return logFile.toAbsolutePath().getParent().resolve("agent-state");
+    }
+
+    /** The credential file of this agent in {@link #stateDir}. */
+    public Path credentialFile() {
+        return stateDir(log).resolve(id + ".credential");
     }
 
     public String id() { return id; }

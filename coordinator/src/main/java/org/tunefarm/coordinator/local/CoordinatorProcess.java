@@ -75,6 +75,8 @@ public final class CoordinatorProcess implements AutoCloseable {
 
     public boolean alive() { return process.isAlive(); }
 
+    public long pid() { return process.pid(); }
+
     /** kill -9: no shutdown hook runs, nothing is flushed that was not already. */
     public void kill() {
         process.destroyForcibly();

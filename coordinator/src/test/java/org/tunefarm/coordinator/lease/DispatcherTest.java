@@ -176,6 +176,22 @@ class DispatcherTest {
     }
 
     @Test
+    void theClosingDoneOfALeaseItsResultsCompletedIsAcceptedOnlyFromItsAgent() {
+        start();
+        register("a1");
+        register("a2");
+        Lease l = pull("a1");
+        // One result at a time, as the agent sends them: the last one ends the lease.
+        for (Lease.Candidate c : l.candidates()) deliver(new Report("a1", l.leaseId(), List.of(ok(l, c)), false));
+        assertNull(agent("a1").leaseId(), "the last result ended the lease");
+        assertEquals(List.of(), deliver(new Report("a1", l.leaseId(), List.of(), true)), "the agent's closing done is accepted");
+        assertEquals(4, progress().measured() + (progress().baselineMeasured() ? 1 : 0));
+        assertRefused("leaseId", () -> dispatcher.check(new Report("a2", l.leaseId(), List.of(), true)));
+        assertRefused("leaseId", () -> dispatcher.check(new Report("a1", l.leaseId(), List.of(ok(l, l.candidates().get(1))), true)));
+        assertRefused("leaseId", () -> dispatcher.check(new Report("a1", "no-such-lease", List.of(), true)));
+    }
+
+    @Test
     void aRepeatedReportIsNotCountedTwice() {
         start();
         register("a1");

@@ -1,0 +1,24 @@
+package org.tunefarm.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentConfigTest {
+    @TempDir Path dir;
+
+    @Test void theCredentialFileIsPerIdInTheStateFolderOrWhereverItIsPut() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "farm-secret\n");
+        AgentConfig c = AgentConfig.parse(new String[] {"--coordinator", "h:1", "--token-file", token.toString(), "--id", "b-1", "--state", dir.resolve("s").toString()});
+        assertEquals("farm-secret", c.token());
+        assertEquals(dir.resolve("s").resolve("b-1.credential").toAbsolutePath(), c.credentialFile());
+        c = AgentConfig.parse(new String[] {"--coordinator", "h:1", "--token-file", token.toString(), "--id", "b-1", "--credential-file", dir.resolve("c").toString()});
+        assertEquals(dir.resolve("c").toAbsolutePath(), c.credentialFile());
+        Path yaml = Files.writeString(dir.resolve("agent.yaml"), "coordinators: [h:1]\ntokenFile: token\nid: b-2\nstateDir: st\n");
+        c = AgentConfig.parse(new String[] {"--config", yaml.toString()});
+        assertEquals(dir.resolve("st").resolve("b-2.credential").toAbsolutePath(), c.credentialFile(), "relative to the config file");
+    }
+}
