@@ -120,8 +120,9 @@ public final class Dispatcher {
         a = agents.get(agentId).seen(now, null, null);
         agents.put(agentId, a);
         for (SweepRun s : sweeps.values()) {
-            if (!s.targets(a.deviceClass(), a.families(), a::commandKernel) || s.done(now)) continue;
-            for (Search search : s.searches(a.deviceClass(), Math.max(1, a.profile().logicalCores()), now)) {
+            int vectorBits = a.profile().vectorBits();
+            if (!s.targets(a.deviceClass(), a.families(), a::commandKernel, vectorBits) || s.done(now)) continue;
+            for (Search search : s.searches(a.deviceClass(), Math.max(1, a.profile().logicalCores()), vectorBits, now)) {
                 List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);
                 int round = 0;
                 if (cs.isEmpty()) {
