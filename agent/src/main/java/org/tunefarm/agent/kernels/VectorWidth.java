@@ -90,8 +90,12 @@ public final class VectorWidth {
 
     /** The species, initialised on the first vector kernel only (and only where {@link #AVAILABLE}). */
     private static final class Species {
-        /** A static final constant, so C2 folds the lane count into every kernel loop. */
-        static final VectorSpecies<Float> FLOAT = VectorSpecies.of(float.class, VectorShape.forBitSize(bits()));
+        /**
+         * A static final constant, so C2 folds the lane count into every kernel loop. Unforced, the
+         * preferred species itself: on SVE it may be S_Max_BIT, whose width no fixed shape has.
+         */
+        static final VectorSpecies<Float> FLOAT = bits() == Preferred.bits() ? FloatVector.SPECIES_PREFERRED
+                : VectorSpecies.of(float.class, VectorShape.forBitSize(bits()));
     }
 
     /** Touches the incubator classes, so it is loaded only where {@link #AVAILABLE}; holds no state. */
