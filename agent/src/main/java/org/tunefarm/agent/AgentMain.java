@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
+import org.tunefarm.agent.device.JvmAdvice;
 import org.tunefarm.agent.device.ProfileReader;
 import org.tunefarm.agent.harness.Batch;
 import org.tunefarm.agent.harness.BatchCandidate;
@@ -49,7 +50,16 @@ public final class AgentMain {
             LOG.info(() -> "replaying " + replayed.stream().map(f -> f.spec().op()).toList() + " from " + config.spaces());
             workerCommand = workerCommand.withJvmArgs("-D" + ReplaySpaces.PROPERTY + "=" + config.spaces());
         }
-        DeviceProfile profile = ProfileReader.read(config.labels());
+        DeviceProfile profile;
+        try {
+            profile = ProfileReader.read(config.labels());
+        } catch (IllegalArgumentException e) { // a -Dtunefarm.vectorBits this JVM cannot use
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        String advice = JvmAdvice.forThisJvm().orElse(null);
+        if (advice != null) LOG.info(advice);
         Sensors sensors = Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
         CommandKernels commands = new CommandKernels(config.commandKernels());
         List<String> families = new ArrayList<>(KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList());
@@ -57,7 +67,7 @@ public final class AgentMain {
         LOG.info(() -> "agent " + config.agentId() + " on " + profile.cpuModel() + " (device class " + profile.deviceClass() + "), families " + families);
         // The agent runs its own families only, on parameters it has checked against their spaces itself.
         CandidateCheck check = CandidateCheck.against(op -> commands.has(op) ? commands.spec(op) : KernelFamilies.get(op).spec(),
-                profile.logicalCores());
+                profile.logicalCores(), profile.vectorBits());
         // One seam, three kinds of worker: built-in families in a worker JVM, command kernels from
         // here, and replayed candidates in process (they run no code, so there is nothing to contain,
         // and a fresh worker per lease would only re-read the cache file).

@@ -5,11 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import jdk.incubator.vector.FloatVector;
+import org.tunefarm.agent.kernels.VectorWidth;
 
 /**
  * The machine's theoretical fp32 peak: cores x clock x FMA pipes x lanes x 2 flops per FMA.
- * Lanes come from the JVM's preferred vector species (what the kernels use); the clock from a
+ * Lanes come from the kernels' species ({@link VectorWidth}: preferred, or forced narrower); the clock from a
  * dependent-add loop (C, via gcc) or else /proc/cpuinfo; two FMA pipes per core is an assumption
  * (true of Zen 3-5 and of Intel server cores with two 512-bit units), stated in the output.
  */
@@ -19,7 +19,7 @@ record Peak(int cores, double clockGhz, String clockSource, int lanes, int fmaPi
 
     static Peak measure() {
         int cores = Runtime.getRuntime().availableProcessors();
-        int lanes = FloatVector.SPECIES_PREFERRED.length();
+        int lanes = VectorWidth.floats().length();
         NativeProgram.Built clock = NativeProgram.compile("clock", List.of(), List.of());
         if (clock.program() != null) {
             try {

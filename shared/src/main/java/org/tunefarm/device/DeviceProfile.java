@@ -26,7 +26,9 @@ import java.util.TreeMap;
  * @param arch              {@code os.arch}, e.g. {@code amd64}, {@code aarch64}
  * @param jvmVendor         {@code java.vm.vendor}
  * @param jvmMajor          feature release, e.g. 25
- * @param vectorBits        bits of the Vector API's preferred float species (0 when unavailable)
+ * @param vectorBits        bits of one vector of the agent's kernels: the Vector API's preferred
+ *                          float species, or the width forced by {@code -Dtunefarm.vectorBits};
+ *                          0 where the JVM lacks the Vector API and only scalar kernels run
  * @param gpus              GPU names, sorted
  * @param labels            user labels (e.g. {@code cooling=fan}); they are part of the class
  */
@@ -47,6 +49,8 @@ public record DeviceProfile(
         List<String> gpus,
         Map<String, String> labels) {
 
+    /** Wider than any vector unit (SVE's architectural limit). */
+    public static final int MAX_VECTOR_BITS = 2048;
     /** More hardware threads than any machine has. */
     public static final int MAX_CORES = 16_384;
     /** Longer than any CPU model, OS or vendor name. */
@@ -62,6 +66,7 @@ public record DeviceProfile(
         if (logicalCores < physicalCores) throw new IllegalArgumentException("logicalCores (" + logicalCores + ") must be at least physicalCores (" + physicalCores + ")");
         if (Integer.bitCount(memoryGiB) != 1) throw new IllegalArgumentException("memoryGiB must be a power of two (a size class), got " + memoryGiB);
         // Bounds no real machine reaches: a profile sizes search spaces (threads 1..logicalCores) and is stored and shown.
+        if (vectorBits < 0 || vectorBits > MAX_VECTOR_BITS) throw new IllegalArgumentException("vectorBits must be 0 to " + MAX_VECTOR_BITS + ", got " + vectorBits);
         if (logicalCores > MAX_CORES) throw new IllegalArgumentException("logicalCores must be at most " + MAX_CORES + ", got " + logicalCores);
         for (String s : new String[] {cpuModel, microarchitecture, os, arch, jvmVendor}) {
             if (s.length() > MAX_TEXT) throw new IllegalArgumentException("profile text longer than " + MAX_TEXT + " characters");
@@ -98,11 +103,15 @@ public record DeviceProfile(
         return prefix + "-" + fingerprint();
     }
 
-    /** Vector ISA family and width, e.g. {@code avx256}, {@code neon128}, {@code sve512}. */
+    /**
+     * Vector ISA family and width, e.g. {@code avx256}, {@code neon128}, {@code sve512}; without
+     * the Vector API, the architecture and {@code scalar}, e.g. {@code x86scalar}, {@code armscalar}.
+     */
     private String isa() {
         String a = arch.toLowerCase(Locale.ROOT);
         boolean x86 = a.equals("amd64") || a.equals("x86_64") || a.equals("x86") || a.equals("i386");
         boolean arm = a.startsWith("aarch64") || a.startsWith("arm");
+        if (vectorBits == 0) return (x86 ? "x86" : arm ? "arm" : slug(a, 8)) + "scalar";
         if (x86) return (vectorBits >= 256 ? "avx" : "sse") + vectorBits;
         if (arm) return (vectorBits > 128 ? "sve" : "neon") + vectorBits;
         return slug(a, 8) + vectorBits;

@@ -40,6 +40,9 @@ public final class Conv2dSpec implements KernelSpec {
 
     @Override public String op() { return "conv2d"; }
 
+    /** The {@code scalar} kernel is plain Java; the others are written with the Vector API. */
+    @Override public Map<String, List<Object>> withoutVectors() { return Map.of("kernel", List.of("scalar")); }
+
     @Override public List<String> dimensions() {
         return List.of("N", "C", "H", "W", "K", "R", "S", "stride", "pad", "dilation");
     }

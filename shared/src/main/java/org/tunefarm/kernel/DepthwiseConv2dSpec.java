@@ -28,6 +28,9 @@ public final class DepthwiseConv2dSpec implements KernelSpec {
 
     @Override public String op() { return "depthwise_conv2d"; }
 
+    /** The {@code scalar} kernel is plain Java; the others are written with the Vector API. */
+    @Override public Map<String, List<Object>> withoutVectors() { return Map.of("kernel", List.of("scalar")); }
+
     @Override public List<String> dimensions() { return List.of("N", "C", "H", "W", "R", "S", "stride", "pad"); }
 
     /** Padding may be zero; the output must have at least one position. */

@@ -49,6 +49,9 @@ public final class GemmSpec implements KernelSpec {
 
     @Override public String op() { return "gemm"; }
 
+    /** The {@code scalar} kernel is plain Java; the others are written with the Vector API. */
+    @Override public Map<String, List<Object>> withoutVectors() { return Map.of("kernel", List.of("scalar")); }
+
     @Override public List<String> dimensions() { return List.of("M", "N", "K"); }
 
     @Override public SearchSpace space(KernelKey key, int cores) {

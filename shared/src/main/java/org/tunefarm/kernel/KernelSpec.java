@@ -1,5 +1,6 @@
 package org.tunefarm.kernel;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tunefarm.space.SearchSpace;
@@ -22,6 +23,44 @@ public interface KernelSpec {
 
     /** The family's default search space for a shape on a device with {@code cores} cores. */
     SearchSpace space(KernelKey key, int cores);
+
+    /**
+     * The space on a device whose kernels use {@code vectorBits}-bit vectors: where that is 0
+     * (a JVM without the Vector API) only the variants that need no vectors, so a search never
+     * proposes a candidate the device can only refuse.
+     */
+    default SearchSpace space(KernelKey key, int cores, int vectorBits) {
+        return forVectors(space(key, cores), vectorBits);
+    }
+
+    /**
+     * A space of this family, whole or narrowed by a sweep, less the variants that need vectors
+     * when {@code vectorBits} is 0.
+     *
+     * @throws IllegalArgumentException when no variant would be left ({@link #runsWithoutVectors} says so first)
+     */
+    default SearchSpace forVectors(SearchSpace space, int vectorBits) {
+        if (vectorBits > 0 || withoutVectors().isEmpty()) return space;
+        Map<String, List<Object>> keep = new LinkedHashMap<>();
+        for (var e : withoutVectors().entrySet()) {
+            List<Object> left = space.parameter(e.getKey()).values().stream().filter(e.getValue()::contains).toList();
+            if (left.isEmpty()) throw new IllegalArgumentException(e.getKey() + ": only " + space.parameter(e.getKey()).values() + ", which need the Vector API");
+            keep.put(e.getKey(), left);
+        }
+        return space.narrow(keep, List.of());
+    }
+
+    /** Whether a sweep's narrowed domains leave a variant that runs without the Vector API. */
+    default boolean runsWithoutVectors(Map<String, List<Object>> narrowed) {
+        for (var e : withoutVectors().entrySet()) {
+            List<Object> chosen = narrowed.get(e.getKey());
+            if (chosen != null && chosen.stream().noneMatch(e.getValue()::contains)) return false;
+        }
+        return true;
+    }
+
+    /** The domains that keep only the variants that run without the Vector API; empty when all do. */
+    default Map<String, List<Object>> withoutVectors() { return Map.of(); }
 
     /** The untuned configuration: a sensible variant, not the worst one. */
     Map<String, Object> defaultConfig(KernelKey key, int cores);

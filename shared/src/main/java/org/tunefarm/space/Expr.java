@@ -80,10 +80,16 @@ sealed interface Expr {
                 case PLUS -> Math.addExact(l, r);
                 case MINUS -> Math.subtractExact(l, r);
                 case STAR -> Math.multiplyExact(l, r);
-                case SLASH -> Math.divideExact(l, r);
+                case SLASH -> divideExact(l, r);
                 case PERCENT -> l % r;
                 default -> throw new IllegalStateException("not arithmetic: " + op);
             };
+        }
+
+        /** Math.divideExact, which Java 17 (the agent's floor) lacks: the one overflowing quotient throws. */
+        private static long divideExact(long l, long r) {
+            if (l == Long.MIN_VALUE && r == -1) throw new ArithmeticException("long overflow");
+            return l / r;
         }
     }
 

@@ -67,4 +67,35 @@ class DeviceProfileTest {
                 new DeviceProfile("m", "x", 1, 1, 0, 0, 0, 6, "Linux", "amd64", "v", 25, 256, List.of(), Map.of()));
         assertTrue(e.getMessage().startsWith("memoryGiB"), e.getMessage());
     }
+
+    private static DeviceProfile withVectors(String arch, int jvmMajor, int vectorBits) {
+        return new DeviceProfile("AMD EPYC 7B13", "Zen 3", 2, 2, 32, 512, 32768, 8, "Linux", arch,
+                "Debian", jvmMajor, vectorBits, List.of(), Map.of());
+    }
+
+    @Test
+    void aJvmWithoutTheVectorApiIsAScalarClassOfItsOwn() {
+        String scalar = withVectors("amd64", 17, 0).deviceClass();
+        assertTrue(scalar.matches("zen3-2c-x86scalar-jdk17-[0-9a-f]{8}"), scalar);
+        assertTrue(withVectors("aarch64", 17, 0).deviceClass().contains("-armscalar-jdk17-"));
+        assertNotEquals(scalar, withVectors("amd64", 17, 256).deviceClass());
+    }
+
+    @Test
+    void aForcedNarrowWidthAndTheJvmVersionEachMakeAClass() {
+        String wide = withVectors("amd64", 17, 512).deviceClass();
+        String narrow = withVectors("amd64", 17, 128).deviceClass();
+        assertTrue(narrow.startsWith("zen3-2c-sse128-jdk17-"), narrow);
+        assertNotEquals(wide, narrow);
+        assertNotEquals(narrow, withVectors("amd64", 25, 128).deviceClass());
+        assertTrue(withVectors("aarch64", 17, 128).deviceClass().startsWith("zen3-2c-neon128-jdk17-"));
+    }
+
+    @Test
+    void vectorWidthOutsideAnyMachineIsRejectedByName() {
+        for (int bits : new int[] {-1, 4096}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> withVectors("amd64", 17, bits));
+            assertTrue(e.getMessage().startsWith("vectorBits"), e.getMessage());
+        }
+    }
 }

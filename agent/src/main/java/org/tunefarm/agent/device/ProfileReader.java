@@ -2,6 +2,7 @@ package org.tunefarm.agent.device;
 
 import java.util.List;
 import java.util.Map;
+import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.device.DeviceProfile;
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
@@ -9,7 +10,13 @@ import oshi.hardware.CentralProcessor.ProcessorCache;
 import oshi.hardware.GraphicsCard;
 import oshi.hardware.HardwareAbstractionLayer;
 
-/** Reads this machine's {@link DeviceProfile} with OSHI. Slow (tens of ms): read once at start. */
+/**
+ * Reads this machine's {@link DeviceProfile} with OSHI. Slow (tens of ms): read once at start.
+ * The vector width is the kernels' ({@link VectorWidth}: forced or preferred, 0 without the
+ * Vector API), so a board whose JVM lacks the module, or a run forced to 128 bits, is its own class.
+ *
+ * @throws IllegalArgumentException when {@code -Dtunefarm.vectorBits} names a width this JVM cannot use
+ */
 public final class ProfileReader {
 
     private ProfileReader() {}
@@ -36,7 +43,7 @@ public final class ProfileReader {
                 System.getProperty("os.arch"),
                 System.getProperty("java.vm.vendor", "unknown"),
                 Runtime.version().feature(),
-                vectorBits(),
+                VectorWidth.bits(),
                 hw.getGraphicsCards().stream().map(GraphicsCard::getName).toList(),
                 labels);
     }
@@ -50,14 +57,5 @@ public final class ProfileReader {
             }
         }
         return (int) (bytes / 1024);
-    }
-
-    /** The Vector API's preferred float width; 0 when the incubator module is not added. */
-    static int vectorBits() {
-        try {
-            return jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.vectorBitSize();
-        } catch (LinkageError moduleMissing) {
-            return 0;
-        }
     }
 }

@@ -24,11 +24,12 @@ public interface CandidateCheck {
 
     /**
      * Checks against the families' declared spaces, for a device with {@code cores} logical cores
-     * (the count the agent registered with, so both sides build the same space).
+     * and {@code vectorBits}-bit vectors (what the agent registered with, so both sides build the
+     * same space: without vectors, only the scalar variants).
      *
      * @param specs the spec implementing an operation; throws IllegalArgumentException when none does
      */
-    static CandidateCheck against(Function<String, KernelSpec> specs, int cores) {
+    static CandidateCheck against(Function<String, KernelSpec> specs, int cores, int vectorBits) {
         return (key, params) -> {
             if (key == null || key.op() == null) return "kernel: the lease names no kernel";
             if (params == null) return "params: the lease gives no parameters";
@@ -40,7 +41,7 @@ public interface CandidateCheck {
             }
             try {
                 spec.validate(key);
-                SearchSpace space = spec.space(key, Math.max(1, cores));
+                SearchSpace space = spec.space(key, Math.max(1, cores), vectorBits);
                 var violated = space.violated(space.index(params));
                 return violated == null ? null : "params " + params + " break the constraint " + violated.text();
             } catch (RuntimeException e) {

@@ -223,8 +223,23 @@ final class WarmHarness implements Harness {
             }
         }
 
+        /**
+         * The samples, once the output is checked again: the first run, checked before warm-up, may
+         * have been interpreted, while the samples ran the JIT's code (the Vector API's intrinsics
+         * on this CPU), which must be as right.
+         */
         CandidateOutcome result() {
-            return CandidateOutcome.ok(Stats.withoutInterference(java.util.Arrays.copyOf(samples, taken), calls), error);
+            double last;
+            try {
+                last = candidate.maxError();
+            } catch (Throwable t) {
+                return CandidateOutcome.failed(Status.CRASH, error, CandidateOutcome.describe(t));
+            }
+            if (Double.isNaN(last) || last > errorBound) {
+                return CandidateOutcome.failed(Status.WRONG_ANSWER, last, "max error " + last + " after warm-up exceeds bound "
+                        + errorBound + " (the first run's was " + error + ")");
+            }
+            return CandidateOutcome.ok(Stats.withoutInterference(java.util.Arrays.copyOf(samples, taken), calls), Math.max(error, last));
         }
 
         private long block(int calls) {

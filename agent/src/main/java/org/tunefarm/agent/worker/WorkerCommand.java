@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.tunefarm.agent.harness.Worker;
+import org.tunefarm.agent.kernels.VectorWidth;
 
 /**
  * How to start a worker JVM.
@@ -23,11 +24,16 @@ public record WorkerCommand(String java, String classpath, List<String> jvmArgs,
         if (startupTimeoutMs < 1) throw new IllegalArgumentException("startupTimeoutMs must be at least 1, got " + startupTimeoutMs);
     }
 
-    /** The same java and class path as this JVM, so the worker runs exactly the agent's code. */
+    /**
+     * The same java, class path and vector width as this JVM, so the worker runs exactly the
+     * agent's code on the kernels its device class was registered with.
+     */
     public static WorkerCommand current() {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        return new WorkerCommand(java, System.getProperty("java.class.path"), List.of(), 60_000);
+        String forced = System.getProperty(VectorWidth.PROPERTY);
+        List<String> args = forced == null || forced.isBlank() ? List.of() : List.of("-D" + VectorWidth.PROPERTY + "=" + forced.strip());
+        return new WorkerCommand(java, System.getProperty("java.class.path"), args, 60_000);
     }
 
     public WorkerCommand withJvmArgs(String... more) {
@@ -40,8 +46,12 @@ public record WorkerCommand(String java, String classpath, List<String> jvmArgs,
     public List<String> argv() {
         List<String> argv = new ArrayList<>();
         argv.add(java);
-        argv.add("--add-modules");
-        argv.add("jdk.incubator.vector");
+        // Only where this JVM has it: a JRE without the module refuses to start when asked for it,
+        // and the worker must offer what the device class says (no vectors here, none there).
+        if (VectorWidth.available()) {
+            argv.add("--add-modules");
+            argv.add(VectorWidth.MODULE);
+        }
         argv.addAll(jvmArgs);
         argv.add("-cp");
         argv.add(classpath);

@@ -7,6 +7,7 @@ import java.util.List;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.FamilyLookup;
 import org.tunefarm.agent.harness.Harness;
+import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.agent.kernels.KernelFamily;
 import org.tunefarm.measure.Status;
 
@@ -23,7 +24,7 @@ final class WorkerLoop {
 
     /** Serves requests until {@code in} ends. */
     void serve(BufferedReader in, PrintStream out) throws IOException {
-        out.println(WorkerCodec.line(new WorkerHello(WorkerHello.PROTOCOL, ProcessHandle.current().pid())));
+        out.println(WorkerCodec.line(new WorkerHello(WorkerHello.PROTOCOL, ProcessHandle.current().pid(), VectorWidth.bits())));
         out.flush();
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             if (line.isBlank()) continue;

@@ -21,7 +21,7 @@ class CandidateCheckTest {
 
     private static final MeasureSettings QUICK = new MeasureSettings(2, 0.5, 5, 0.5, 5_000, 1);
     private static final KernelKey SLEEP = new KernelKey("sleep", Map.of("unitUs", 5), "fp32");
-    private static final CandidateCheck CHECK = CandidateCheck.against(op -> KernelFamilies.get(op).spec(), 2);
+    private static final CandidateCheck CHECK = CandidateCheck.against(op -> KernelFamilies.get(op).spec(), 2, 256);
 
     /** Counts the distinct candidates that reached a worker (a noisy one may be measured again). */
     private static final class CountingWorker implements Worker {
@@ -100,5 +100,22 @@ class CandidateCheckTest {
         List<Measurement> ms = run(new KernelKey("sleep", Map.of("unitUs", -1), "fp32"), CHECK, w, List.of(sleep(5, 11, "fast")));
         assertEquals(Status.INVALID, ms.get(0).status());
         assertEquals(0, w.reached.size());
+    }
+
+    @Test void onADeviceWithoutVectorsAVectorCandidateIsInvalidAndNeverRuns() {
+        CountingWorker w = new CountingWorker();
+        KernelKey gemm = new KernelKey("gemm", Map.of("M", 8, "N", 16, "K", 8), "fp32");
+        CandidateCheck scalarDevice = CandidateCheck.against(op -> KernelFamilies.get(op).spec(), 2, 0);
+        Map<String, Object> scalar = new LinkedHashMap<>(KernelFamilies.get("gemm").spec().defaultConfig(gemm, 2));
+        Map<String, Object> vector = new LinkedHashMap<>(scalar);
+        vector.put("kernel", "vector");
+        vector.put("microRows", 2);
+        List<Measurement> ms = run(gemm, scalarDevice, w, List.of(vector, scalar));
+        assertEquals(Status.INVALID, ms.get(0).status(), ms.get(0).toString());
+        assertTrue(ms.get(0).detail().contains("kernel"), ms.get(0).detail());
+        assertEquals(Status.OK, ms.get(1).status(), ms.get(1).toString());
+        assertEquals(java.util.Set.of(scalar), w.reached, "only the scalar candidate reached the worker");
+        // The same vector candidate is a point of the space of a device that has vectors.
+        assertEquals(null, CHECK.refusal(gemm, vector));
     }
 }

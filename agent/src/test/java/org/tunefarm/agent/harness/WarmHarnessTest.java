@@ -148,4 +148,15 @@ class WarmHarnessTest {
         // 16 calls of at least 200 µs already exceed 2 ms, so calibration never goes further.
         assertTrue(out.stats().callsPerSample() <= 16, out.stats().toString());
     }
+
+    @Test
+    void aKernelThatGoesWrongOnceWarmIsAWrongAnswer() {
+        // The first call may run interpreted; the samples run what the JIT made of it (on 17, or on
+        // an ARM board, a different compiler than the one the kernels were tested on).
+        CandidateOutcome out = Harness.create().measure(new RogueFamily(), RogueFamily.key(), RogueFamily.params("miscompiled"),
+                FAST.withMinSamples(2).withMaxWarmupMs(0));
+        assertEquals(Status.WRONG_ANSWER, out.status(), out.detail());
+        assertEquals(0.5, out.maxError());
+        assertTrue(out.detail().contains("after warm-up"), out.detail());
+    }
 }

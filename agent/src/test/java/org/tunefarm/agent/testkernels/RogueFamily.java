@@ -12,7 +12,8 @@ import org.tunefarm.kernel.KernelSpec;
 
 /**
  * A family whose candidates misbehave as {@code params.behaviour} says: {@code ok}, {@code chatty}
- * (prints to System.out), {@code wrong}, {@code nan}, {@code throw}, {@code invalid} (rejected by
+ * (prints to System.out), {@code wrong}, {@code nan}, {@code miscompiled} (right on its first call,
+ * wrong from then on, as a JIT-compiled kernel gone wrong would be), {@code throw}, {@code invalid} (rejected by
  * {@code candidate()}), {@code exit} (System.exit(3)), {@code halt} (Runtime.halt(7)), {@code spin}
  * (never returns), {@code spawn} (starts {@code sleep 600}, writes its pid to {@code params.pidFile},
  * then spins). Counts calls of {@code run()} and {@code workload()} per instance.
@@ -49,11 +50,13 @@ public final class RogueFamily implements KernelFamily {
         String behaviour = String.valueOf(params.get("behaviour"));
         if (behaviour.equals("invalid")) throw new IllegalArgumentException("tile 7 does not divide n");
         Object pidFile = params.get("pidFile");
+        AtomicInteger ownRuns = new AtomicInteger();
         return new Candidate() {
             @Override public void run() {
                 runs.incrementAndGet();
+                ownRuns.incrementAndGet();
                 switch (behaviour) {
-                    case "ok", "wrong", "nan" -> spin(20_000);
+                    case "ok", "wrong", "nan", "miscompiled" -> spin(20_000);
                     case "chatty" -> {
                         System.out.println("chatty kernel writes to stdout");
                         spin(20_000);
@@ -82,6 +85,7 @@ public final class RogueFamily implements KernelFamily {
                 return switch (behaviour) {
                     case "wrong" -> 1.0;
                     case "nan" -> Double.NaN;
+                    case "miscompiled" -> ownRuns.get() > 1 ? 0.5 : 0.0;
                     default -> 0.0;
                 };
             }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.tunefarm.agent.harness.BatchCandidate;
 import org.tunefarm.agent.harness.BatchRunner;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.FamilyLookup;
+import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.agent.sensors.Sensors;
 import org.tunefarm.agent.testkernels.RogueFamily;
@@ -126,5 +128,19 @@ class WorkerProcessTest {
         CandidateOutcome out = broken.newWorker().measure(SpinFamily.key(), Map.of("us", 1), QUICK);
         assertEquals(Status.CRASH, out.status());
         assertTrue(out.detail().contains("/nonexistent/java"), out.detail());
+    }
+
+    @Test
+    void workerOnOtherVectorsThanTheAgentsIsACrash() {
+        assumeTrue(VectorWidth.bits() > 128, "this JVM's kernels are 128 bits already");
+        WorkerCommand narrower = WorkerCommand.current().withJvmArgs("-Xmx128m", "-XX:TieredStopAtLevel=1",
+                "-D" + VectorWidth.PROPERTY + "=128",
+                "-D" + FamilyLookup.PROPERTY + "=" + SpinFamily.class.getName());
+        CandidateOutcome out = narrower.newWorker().measure(SpinFamily.key(), Map.of("us", 1), QUICK);
+        assertEquals(Status.CRASH, out.status());
+        assertTrue(out.detail().contains("worker runs 128-bit vector kernels"), out.detail());
+        CandidateOutcome same = ((WorkerProcess) WorkerCommand.current().withJvmArgs("-Xmx128m", "-XX:TieredStopAtLevel=1",
+                "-D" + FamilyLookup.PROPERTY + "=" + SpinFamily.class.getName()).newWorker()).measure(SpinFamily.key(), Map.of("us", 1), QUICK);
+        assertEquals(Status.OK, same.status(), same.detail());
     }
 }

@@ -36,7 +36,7 @@ public final class Dispatcher {
         default void sweepChanged(SweepRun sweep) {}
 
         /** A device class's searches of a sweep began: worth keeping, so a restart begins them alike. */
-        default void classStarted(SweepRun sweep, String deviceClass, int cores, long at) {}
+        default void classStarted(SweepRun sweep, String deviceClass, int cores, int vectorBits, long at) {}
     }
 
     /** Heartbeats an agent may miss before it is presumed dead. */
@@ -100,10 +100,10 @@ public final class Dispatcher {
      * A device class's searches of a sweep began before a restart or takeover: they begin again
      * with the same space and time window, so the sweep's state is right before its agents return.
      */
-    public void resume(String sweepId, String deviceClass, int cores, long at) {
+    public void resume(String sweepId, String deviceClass, int cores, int vectorBits, long at) {
         SweepRun s = sweeps.get(sweepId);
         if (s == null || s.hasClass(deviceClass)) return;
-        for (Search x : s.searches(deviceClass, Math.max(1, cores), at)) x.settle(clock.getAsLong());
+        for (Search x : s.searches(deviceClass, Math.max(1, cores), vectorBits, at)) x.settle(clock.getAsLong());
         listener.sweepChanged(s);
     }
 
@@ -146,11 +146,12 @@ public final class Dispatcher {
         a = agents.get(agentId).seen(now, null, null);
         agents.put(agentId, a);
         for (SweepRun s : sweeps.values()) {
-            if (!s.targets(a.deviceClass(), a.families(), a::commandKernel) || s.done(now)) continue;
+            int vectorBits = a.profile().vectorBits();
+            if (!s.targets(a.deviceClass(), a.families(), a::commandKernel, vectorBits) || s.done(now)) continue;
             boolean begins = !s.hasClass(a.deviceClass());
             int cores = Math.max(1, a.profile().logicalCores());
-            List<Search> searches = s.searches(a.deviceClass(), cores, now);
-            if (begins) listener.classStarted(s, a.deviceClass(), cores, now);
+            List<Search> searches = s.searches(a.deviceClass(), cores, vectorBits, now);
+            if (begins) listener.classStarted(s, a.deviceClass(), cores, vectorBits, now);
             for (Search search : searches) {
                 List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);
                 int round = 0;

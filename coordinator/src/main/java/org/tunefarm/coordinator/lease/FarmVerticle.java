@@ -124,7 +124,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         // After the records, in the order the classes began: a class's search is seeded with the
         // evidence of the classes before it, as when it first began.
         entries.stream().filter(e -> e.classStart() != null).sorted(java.util.Comparator.comparingLong(SweepLog.Entry::createdAt))
-                .forEach(e -> dispatcher.resume(e.id(), e.classStart().deviceClass(), e.classStart().cores(), e.createdAt()));
+                .forEach(e -> dispatcher.resume(e.id(), e.classStart().deviceClass(), e.classStart().cores(), e.classStart().vectorBits(), e.createdAt()));
         LOG.info(() -> "restored " + dispatcher.sweeps().size() + " sweeps and " + records.count() + " records");
         return changed;
     }
@@ -255,8 +255,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
     }
 
-    @Override public void classStarted(SweepRun sweep, String deviceClass, int cores, long at) {
-        replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, cores, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
+    @Override public void classStarted(SweepRun sweep, String deviceClass, int cores, int vectorBits, long at) {
+        replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, cores, vectorBits, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
                 + ": the start of class " + deviceClass + " is not kept on two disks (a leader without it begins the class anew): " + t.getMessage()));
     }
 

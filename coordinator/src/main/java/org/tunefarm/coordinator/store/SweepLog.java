@@ -37,9 +37,12 @@ public final class SweepLog {
             this(id, createdAt, spec, null);
         }
 
-        /** The searches of {@code deviceClass} in sweep {@code sweepId} began at {@code at}, on {@code cores} cores. */
-        public static Entry classStarted(String sweepId, String deviceClass, int cores, long at) {
-            return new Entry(sweepId, at, null, new ClassStart(deviceClass, cores));
+        /**
+         * The searches of {@code deviceClass} in sweep {@code sweepId} began at {@code at}, on
+         * {@code cores} cores and {@code vectorBits}-bit vectors (0: scalar variants only).
+         */
+        public static Entry classStarted(String sweepId, String deviceClass, int cores, int vectorBits, long at) {
+            return new Entry(sweepId, at, null, new ClassStart(deviceClass, cores, vectorBits));
         }
 
         /** What makes an entry the same as another, for copies that arrive more than once. */
@@ -48,8 +51,8 @@ public final class SweepLog {
         }
     }
 
-    /** A device class's searches of a sweep began, with the space for this many logical cores. */
-    public record ClassStart(String deviceClass, int cores) {}
+    /** A device class's searches of a sweep began, with the space for this many logical cores and this vector width. */
+    public record ClassStart(String deviceClass, int cores, int vectorBits) {}
 
     private final Path file;
     private final Quarantine quarantine;

@@ -52,28 +52,31 @@ public final class SweepRun {
     public long createdAt() { return createdAt; }
 
     /**
-     * Whether an agent of this class should work on this sweep: it runs the kernel, and for a
-     * command kernel it declares exactly the kernel the sweep was accepted for.
+     * Whether an agent of this class should work on this sweep: it runs the kernel, for a
+     * command kernel it declares exactly the kernel the sweep was accepted for, and where it has
+     * no vectors ({@code vectorBits} 0) the sweep leaves it a scalar variant.
      *
      * @param declared the agent's declaration of a command kernel by name, or null
      */
-    public boolean targets(String deviceClass, List<String> families, Function<String, CommandKernelDeclaration> declared) {
+    public boolean targets(String deviceClass, List<String> families, Function<String, CommandKernelDeclaration> declared, int vectorBits) {
         if (!families.contains(spec.kernel())) return false;
+        if (vectorBits == 0 && !family.runsWithoutVectors(spec.space())) return false;
         if (spec.command() != null && !spec.command().equals(declared.apply(spec.kernel()))) return false;
         return spec.deviceClasses().isEmpty() || spec.deviceClasses().contains(deviceClass);
     }
 
     /**
-     * The searches for a device class, begun on first use.
+     * The searches for a device class, begun on first use, over the space its agents run:
+     * {@code cores} threads at most, and only scalar variants where {@code vectorBits} is 0.
      *
      * @param now when they begin, if they do: their time window starts here (a restored class
      *            start passes its original moment)
      */
-    public List<Search> searches(String deviceClass, int cores, long now) {
+    public List<Search> searches(String deviceClass, int cores, int vectorBits, long now) {
         return byClass.computeIfAbsent(deviceClass, c -> {
             List<Search> out = new ArrayList<>();
             for (KernelKey key : spec.keys()) {
-                SearchSpace space = family.space(key, cores).narrow(spec.space(), spec.constraints());
+                SearchSpace space = family.forVectors(family.space(key, cores).narrow(spec.space(), spec.constraints()), vectorBits);
                 SweepSpec.StrategySpec s = spec.strategy();
                 long seed = s.seed() * 31 + key.id().hashCode();
                 // Transfer: other device classes' results for this kernel seed a strategy that can use them.

@@ -68,15 +68,15 @@ class SweepLogTest {
     @Test void classStartsAreKeptOncePerSweepAndClass() throws IOException {
         SweepLog log = new SweepLog(file());
         log.appendIfAbsent(sweep("a"));
-        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "zen3-2c", 2, 5_000));
-        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "zen3-2c", 2, 6_000)); // a copy arriving again
-        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "a76-4c", 4, 7_000));
+        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "zen3-2c", 2, 256, 5_000));
+        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "zen3-2c", 2, 256, 6_000)); // a copy arriving again
+        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "a76-4c", 4, 128, 7_000));
         log.appendIfAbsent(sweep("a"));
         List<SweepLog.Entry> read = new SweepLog(file()).read();
         assertEquals(3, read.size());
         assertNull(read.get(0).classStart());
-        assertEquals(new SweepLog.ClassStart("zen3-2c", 2), read.get(1).classStart());
+        assertEquals(new SweepLog.ClassStart("zen3-2c", 2, 256), read.get(1).classStart());
         assertEquals(5_000, read.get(1).createdAt());
-        assertEquals(new SweepLog.ClassStart("a76-4c", 4), read.get(2).classStart());
+        assertEquals(new SweepLog.ClassStart("a76-4c", 4, 128), read.get(2).classStart());
     }
 }

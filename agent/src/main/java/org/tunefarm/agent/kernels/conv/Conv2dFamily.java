@@ -2,6 +2,7 @@ package org.tunefarm.agent.kernels.conv;
 
 import java.util.Map;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.kernel.Conv2dSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpec;
@@ -13,9 +14,6 @@ import org.tunefarm.kernel.KernelSpec;
  * once per candidate, outside the timed call, as an inference runtime does once per model.
  */
 public final class Conv2dFamily implements KernelFamily {
-
-    private static final String VECTOR_UNAVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-            ? null : "the vector kernels need the JVM started with --add-modules jdk.incubator.vector";
 
     private final Conv2dSpec spec = new Conv2dSpec();
 
@@ -31,7 +29,7 @@ public final class Conv2dFamily implements KernelFamily {
         ConvConfig config = ConvConfig.of(params);
         ConvGeometry g = config.nhwc() ? w.nhwc : w.nchw;
         if (!config.vector()) return new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), config.threads(), () -> new ScalarConv(g, w.input(g), w.filter));
-        if (VECTOR_UNAVAILABLE != null) throw new IllegalArgumentException(VECTOR_UNAVAILABLE);
+        if (!VectorWidth.available()) throw new IllegalArgumentException(VectorWidth.UNAVAILABLE);
         return switch (config.algo()) {
             case "direct" -> {
                 float[] packed = DirectConv.packFilter(g, w.filter, config.microVecs());

@@ -3,6 +3,7 @@ package org.tunefarm.agent.kernels.conv;
 import java.util.Map;
 import java.util.Set;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.kernel.DepthwiseConv2dSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpec;
@@ -14,8 +15,6 @@ import org.tunefarm.kernel.KernelSpec;
  */
 public final class DepthwiseConv2dFamily implements KernelFamily {
 
-    private static final String VECTOR_UNAVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-            ? null : "the vector kernel needs the JVM started with --add-modules jdk.incubator.vector";
     private static final Set<String> NAMES = Set.of("layout", "kernel", "vectorOver", "tileH", "tileC", "threads");
 
     private final DepthwiseConv2dSpec spec = new DepthwiseConv2dSpec();
@@ -46,7 +45,7 @@ public final class DepthwiseConv2dFamily implements KernelFamily {
         float[] rsc = DepthwiseBlocks.rsc(g, w.filter);
         float[] in = w.input(g);
         if (kernel.equals("scalar")) return new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), threads, () -> new ScalarDepthwise(blocks, in, rsc));
-        if (VECTOR_UNAVAILABLE != null) throw new IllegalArgumentException(VECTOR_UNAVAILABLE);
+        if (!VectorWidth.available()) throw new IllegalArgumentException(VectorWidth.UNAVAILABLE);
         boolean overChannels = over.equals("channels");
         return new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), threads, () -> new VectorDepthwise(blocks, in, rsc, overChannels));
     }

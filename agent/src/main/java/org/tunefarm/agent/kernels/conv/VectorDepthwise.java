@@ -2,6 +2,7 @@ package org.tunefarm.agent.kernels.conv;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
+import org.tunefarm.agent.kernels.VectorWidth;
 
 /**
  * Depthwise convolution with the Vector API over one axis: {@code channels} (a vector of
@@ -13,7 +14,7 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class VectorDepthwise implements ConvKernel {
 
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = VectorWidth.floats();
     private static final int L = S.length();
 
     private final DepthwiseBlocks blocks;

@@ -2,6 +2,7 @@ package org.tunefarm.agent.kernels.gemm;
 
 import java.util.Map;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.kernel.GemmSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpec;
@@ -12,10 +13,6 @@ import org.tunefarm.kernel.KernelSpec;
  * ({@link BlockedVectorGemm}), each split over threads by {@link GemmCandidate}.
  */
 public final class GemmFamily implements KernelFamily {
-
-    /** Why the vector path cannot run in this JVM, or null when it can. */
-    private static final String VECTOR_UNAVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-            ? null : "the vector kernel needs the JVM started with --add-modules jdk.incubator.vector";
 
     private final GemmSpec spec = new GemmSpec();
 
@@ -32,7 +29,7 @@ public final class GemmFamily implements KernelFamily {
         if (!config.vector()) {
             return new GemmCandidate(w, config.threads(), 1, 16, wl -> new ScalarGemm(wl, config));
         }
-        if (VECTOR_UNAVAILABLE != null) throw new IllegalArgumentException(VECTOR_UNAVAILABLE);
+        if (!VectorWidth.available()) throw new IllegalArgumentException(VectorWidth.UNAVAILABLE);
         int width = config.microVecs() * MicroKernel.lanes();
         if (config.microRows() == 1) {
             return new GemmCandidate(w, config.threads(), 1, width, wl -> new RowStreamGemm(wl, config));

@@ -5,6 +5,7 @@ import static org.tunefarm.agent.kernels.gemm.Fma.madd;
 import java.util.Map;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
+import org.tunefarm.agent.kernels.VectorWidth;
 
 /**
  * Register-blocked micro-kernels written out for the micro-tiles that fit 16 vector registers
@@ -16,8 +17,8 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class UnrolledMicroKernels {
 
-    /** The widest species the CPU runs natively; every kernel adapts to its lane count. */
-    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    /** The species of {@link VectorWidth}; every kernel adapts to its lane count. */
+    static final VectorSpecies<Float> S = VectorWidth.floats();
     private static final int L = S.length();
 
     /** The kernels by {@link MicroKernel#tileKey}. */
