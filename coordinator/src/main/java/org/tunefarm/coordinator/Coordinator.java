@@ -63,7 +63,8 @@ public final class Coordinator implements AutoCloseable {
         await(leadership.start());
         bridge = new AgentBridge(vertx, config.token(), config.door(), refusals);
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
-        api = new ApiVerticle(config, refusals, this::leading);
+        // With the bridge's real port, which the served installer writes into agents' configs.
+        api = new ApiVerticle(config.withPorts(config.httpPort(), bridge.actualPort()), refusals, this::leading);
         await(vertx.deployVerticle(api));
         return this;
     }

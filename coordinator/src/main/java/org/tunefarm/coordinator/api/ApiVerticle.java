@@ -19,6 +19,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.CoordinatorConfig;
 import org.tunefarm.coordinator.door.Refusals;
+import org.tunefarm.coordinator.install.AgentInstall;
 import org.tunefarm.coordinator.lease.AgentInfo;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.sweep.SpecException;
@@ -79,6 +80,7 @@ public final class ApiVerticle extends VerticleBase {
         methods(router, "/api/sweeps", "GET, POST");
         methods(router, "/api/sweeps/:id", "GET");
         methods(router, "/api/table", "GET");
+        new AgentInstall(vertx, config::bridgePort, config.door().tls() != null, null).routes(router);
         router.route().handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + clip(ctx.request().path())));
         router.route().failureHandler(this::failure);
         HttpServerOptions options = new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort());
