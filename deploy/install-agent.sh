@@ -108,12 +108,20 @@ if [[ -z $TOKEN && ! -s $STATE/farm-token ]]; then
 fi
 
 # ---- Java: the agent runs on 17 or newer; the kernels are fastest on a recent JIT ----
+apt_has() { command -v apt-cache >/dev/null && apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
+# The package that gives this system a Java the agent runs on.
 java_advice() {
   if [[ -n $TERMUX ]]; then echo "pkg install openjdk-21"
-  elif command -v apt-cache >/dev/null && apt-cache policy openjdk-21-jre-headless 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-    echo "sudo apt install openjdk-21-jre-headless"
-  elif command -v apt-get >/dev/null; then echo "sudo apt install openjdk-17-jre-headless   (Debian 12, Raspberry Pi OS 12, Ubuntu 22.04)"
-  else echo "install a Java 17+ runtime (Temurin: https://adoptium.net)"
+  elif apt_has openjdk-21-jre-headless; then echo "sudo apt install openjdk-21-jre-headless"
+  elif command -v apt-get >/dev/null; then echo "sudo apt install openjdk-17-jre-headless   (Debian 12, Raspberry Pi OS 12 and Ubuntu 22.04 have no newer one)"
+  else echo "a Java 17+ runtime from your distribution, or Temurin from https://adoptium.net"
+  fi
+}
+# Where a newer JIT comes from on a system whose Java is older than 21.
+newer_java_advice() {
+  if [[ -n $TERMUX ]]; then echo "pkg install openjdk-21"
+  elif apt_has openjdk-21-jre-headless; then echo "sudo apt install openjdk-21-jre-headless"
+  else echo "Temurin 21+ from https://adoptium.net (packages.adoptium.net has Debian/Raspberry Pi OS/Ubuntu packages for arm64 and x64)"
   fi
 }
 AGENT_MIN_JAVA=17
@@ -143,7 +151,7 @@ else
 fi
 if (( JAVA_MAJOR < 21 )); then
   say "note: the agent runs on Java $JAVA_MAJOR, but a newer JIT compiles the Vector API kernels much faster (Temurin 25 best);"
-  say "      where your system offers it: $(java_advice | sed 's/openjdk-17/openjdk-21/'), or Temurin from https://adoptium.net. The JVM is part of the device class."
+  say "      $(newer_java_advice), then run this again. The JVM is part of the device class: a 17 board is its own class."
 fi
 
 # ---- the agent jar: the farm's, checked against the SHA-256 it serves, or a local one ----
@@ -251,8 +259,13 @@ elif [[ $SERVICE == termux-services ]]; then
   printf '#!%s/bin/sh\nexec 2>&1\nexec %s/run-agent.sh\n' "$PREFIX" "$DEST" > "$SV/run"
   chmod 755 "$SV/run"
   ln -sf "$PREFIX/share/termux-services/svlogger" "$SV/log/run"
-  if command -v sv-enable >/dev/null; then sv-enable tunefarm-agent; fi
-  say "started under termux-services (log: $PREFIX/var/log/sv/tunefarm-agent). Run termux-wake-lock so Android does not suspend the CPU mid-batch."
+  if command -v sv-enable >/dev/null; then
+    sv-enable tunefarm-agent
+    say "started under termux-services (log: $PREFIX/var/log/sv/tunefarm-agent)."
+  else
+    say "installed as a termux-services service: start it with sv-enable tunefarm-agent."
+  fi
+  say "Run termux-wake-lock too, so Android does not suspend the CPU mid-batch."
 elif [[ -n $TERMUX ]]; then
   say "start: termux-wake-lock; $DEST/run-agent.sh   (or pkg install termux-services, restart Termux, and run this again)"
 else
