@@ -38,7 +38,7 @@ HERE=""
 source "$HERE/find-jdk.sh"
 
 say() { echo "tunefarm-agent: $*" >&2; }
-die() { say "$*"; exit "${2:-1}"; }
+die() { say "$1"; exit "${2:-1}"; }
 
 FARM=$SERVED_FARM COORD="" JAR="" TRUST="" TLS=$SERVED_BRIDGE_TLS AGENT_ID="" LABELS=() TOKEN_FILE=""
 DEST="" STATE="" JAVA_DIR="" FOREGROUND="" NO_START=""
@@ -93,9 +93,6 @@ fi
 if [[ -z $STATE ]]; then
   if [[ -n $ROOT && $DEST == /opt/tunefarm ]]; then STATE=/var/lib/tunefarm-agent; else STATE=$DEST/state; fi
 fi
-mkdir -p "$DEST" "$STATE"
-DEST=$(cd "$DEST" && pwd) STATE=$(cd "$STATE" && pwd)
-
 # ---- the token: into a file only the agent's user reads ----
 if [[ -n $TOKEN_FILE ]]; then
   [[ -r $TOKEN_FILE ]] || die "--token-file: cannot read $TOKEN_FILE"
@@ -153,6 +150,10 @@ if (( JAVA_MAJOR < 21 )); then
   say "note: the agent runs on Java $JAVA_MAJOR, but a newer JIT compiles the Vector API kernels much faster (Temurin 25 best);"
   say "      $(newer_java_advice), then run this again. The JVM is part of the device class: a 17 board is its own class."
 fi
+
+# Checks passed: now the folders.
+mkdir -p "$DEST" "$STATE"
+DEST=$(cd "$DEST" && pwd) STATE=$(cd "$STATE" && pwd)
 
 # ---- the agent jar: the farm's, checked against the SHA-256 it serves, or a local one ----
 CURL=(curl -fsSL --retry 3)
