@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Sourced by ./tunefarm, .ci/run and deploy/install-agent.sh, so all three pick the same Java.
+# Sourced by ./tunefarm and deploy/install-agent.sh (the coordinator inlines it into the installer
+# it serves), so both pick Java the same way.
 #
 #   tunefarm_find_java MIN TOOL   sets TUNEFARM_JAVA_HOME to a Java MIN+ home that has bin/TOOL
 #                                 (javac: a JDK, to build; java: a runtime is enough), or returns 1.
@@ -12,7 +13,15 @@ tunefarm_java_major() {
   local home=$1 tool=$2 v=""
   [[ -x $home/bin/java && -x $home/bin/$tool ]] || return 0
   # The release file is cheap to read; starting a JVM per candidate is not.
-  [[ -f $home/release ]] && v=$(sed -n 's/^JAVA_VERSION="\(.*\)"$/\1/p' "$home/release")
+  if [[ -f $home/release ]]; then
+    # A foreign architecture's Java (an arm64 JRE installed beside the x86 one for emulation)
+    # would not start here.
+    local arch
+    arch=$(sed -n 's/^OS_ARCH="\(.*\)"$/\1/p' "$home/release")
+    arch=${arch/amd64/x86_64} arch=${arch/arm64/aarch64}
+    [[ -z $arch || $arch == "$(uname -m)" ]] || return 0
+    v=$(sed -n 's/^JAVA_VERSION="\(.*\)"$/\1/p' "$home/release")
+  fi
   [[ -n $v ]] || v=$("$home/bin/java" -version 2>&1 | sed -n '1s/.*version "\([^"]*\)".*/\1/p')
   v=${v#1.}          # 1.8.0_392 -> 8.0_392
   echo "${v%%[!0-9]*}"

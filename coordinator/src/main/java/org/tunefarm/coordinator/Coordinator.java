@@ -95,7 +95,8 @@ public final class Coordinator implements AutoCloseable {
         await(credentials.start());
         bridge = new AgentBridge(vertx, config.token(), config.door(), refusals, credentials);
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
-        api = new ApiVerticle(config, refusals, this::leading,
+        // With the bridge's real port, which the served installer writes into agents' configs.
+        api = new ApiVerticle(config.withPorts(config.httpPort(), bridge.actualPort()), refusals, this::leading,
                 () -> copies.health().put("measuredTwice", records.measuredTwice()), audit, credentials, bridge::stats);
         await(vertx.deployVerticle(api));
         return this;

@@ -21,6 +21,7 @@ import org.tunefarm.coordinator.CoordinatorConfig;
 import org.tunefarm.coordinator.audit.Audit;
 import org.tunefarm.coordinator.credential.Credentials;
 import org.tunefarm.coordinator.door.Refusals;
+import org.tunefarm.coordinator.install.AgentInstall;
 import org.tunefarm.coordinator.lease.AgentInfo;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.sweep.SpecException;
@@ -98,6 +99,7 @@ public final class ApiVerticle extends VerticleBase {
         methods(router, "/api/sweeps/:id", "GET");
         methods(router, "/api/table", "GET");
         new AgentRoutes(vertx, access, credentials).mount(router);
+        new AgentInstall(vertx, config::bridgePort, config.door().tls() != null, null).routes(router);
         router.route().handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + clip(ctx.request().path())));
         router.route().failureHandler(this::failure);
         HttpServerOptions options = new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort());

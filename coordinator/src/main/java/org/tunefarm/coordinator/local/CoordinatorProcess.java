@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CoordinatorProcess implements AutoCloseable {
     public static final String MAIN = "org.tunefarm.coordinator.cli.TunefarmCli";
-    /** What Hazelcast needs on Java 17+, as in the parent pom's jvm.opens. */
-    private static final List<String> OPENS = List.of("--add-modules", "java.se,jdk.incubator.vector",
+    /** What Hazelcast needs on Java 17+, as in the parent pom's jvm.opens (no Vector API: agents run elsewhere). */
+    private static final List<String> OPENS = List.of("--add-modules", "java.se",
             "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
             "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.management/sun.management=ALL-UNNAMED",
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
