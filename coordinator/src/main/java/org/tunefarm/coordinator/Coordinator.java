@@ -3,6 +3,7 @@ package org.tunefarm.coordinator;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.YamlConfigBuilder;
 import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -14,24 +15,31 @@ import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.api.ApiVerticle;
 import org.tunefarm.coordinator.bridge.AgentBridge;
+import org.tunefarm.coordinator.dashboard.Watch;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.FarmVerticle;
+import org.tunefarm.coordinator.metrics.FarmMetrics;
+import org.tunefarm.coordinator.metrics.PrometheusMeters;
+import org.tunefarm.coordinator.metrics.ReplicationLag;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
+import org.tunefarm.coordinator.store.ObservedRecords;
 import org.tunefarm.coordinator.store.RecordLog;
+import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 
 /**
  * One coordinator: an embedded Hazelcast member, clustered Vert.x on top of it, a full replica
  * of the records and sweeps, the agent bridge and the REST API; and, on the one coordinator that
- * leads, the farm verticle that dispatches.
+ * leads, the farm verticle that dispatches. Every coordinator also serves the dashboard and
+ * {@code /metrics}, from the cluster maps and its own replica.
  */
 public final class Coordinator implements AutoCloseable {
 
     private final CoordinatorConfig config;
     private HazelcastInstance hazelcast;
     private Vertx vertx;
-    private RecordLog records;
+    private RecordStore records;
     private AgentBridge bridge;
     private ApiVerticle api;
     private Leadership leadership;
@@ -45,13 +53,24 @@ public final class Coordinator implements AutoCloseable {
     public Coordinator start() throws Exception {
         // The cluster manager starts the member itself: it tags the member with the Vert.x node id.
         HazelcastClusterManager cluster = new HazelcastClusterManager(hazelcastConfig());
+        PrometheusMeterRegistry meters = PrometheusMeters.registry();
         Future<Vertx> clustered = Vertx.builder()
-                .with(new VertxOptions().setEventBusOptions(new EventBusOptions().setHost("127.0.0.1").setPort(0)))
+                .with(new VertxOptions().setEventBusOptions(new EventBusOptions().setHost("127.0.0.1").setPort(0))
+                        .setMetricsOptions(PrometheusMeters.options()))
+                .withMetrics(PrometheusMeters.factory(meters))
                 .withClusterManager(cluster)
                 .buildClustered();
         vertx = clustered.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         hazelcast = cluster.getHazelcastInstance();
-        records = new RecordLog(config.dataDir().resolve("records.jsonl"));
+        RecordLog log = new RecordLog(config.dataDir().resolve("records.jsonl"));
+        Watch watch = new Watch(meters);
+        watch.load(log);
+        FarmMetrics metrics = new FarmMetrics(meters, refusals);
+        // Every record this coordinator makes durable (its own, copied or caught up) is seen by both.
+        records = new ObservedRecords(log, (fresh, nanos) -> {
+            metrics.appended(fresh, nanos);
+            watch.appended(fresh, nanos);
+        });
         SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
         String nodeId = cluster.getNodeId();
         await(vertx.deployVerticle(new ReplicaVerticle(nodeId, records, sweeps)));
@@ -63,8 +82,9 @@ public final class Coordinator implements AutoCloseable {
         await(leadership.start());
         bridge = new AgentBridge(vertx, config.token(), config.door(), refusals);
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
-        api = new ApiVerticle(config, refusals, this::leading);
+        api = new ApiVerticle(config, refusals, this::leading, watch);
         await(vertx.deployVerticle(api));
+        metrics.start(vertx, watch::agents, new ReplicationLag(vertx, nodeId, cluster::getNodes, records::count));
         return this;
     }
 

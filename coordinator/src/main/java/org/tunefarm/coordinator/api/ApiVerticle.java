@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.CoordinatorConfig;
+import org.tunefarm.coordinator.dashboard.Watch;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.AgentInfo;
 import org.tunefarm.coordinator.lease.FarmVerticle;
@@ -32,16 +33,12 @@ import org.tunefarm.table.TableEntry;
 
 /**
  * The REST API. Reads come from the cluster maps, so any coordinator answers for the whole farm;
- * a new sweep is validated here and handed to the local farm verticle. Every error is JSON with a
- * message naming the field, and a 4xx for anything the client sent wrong.
- */
-/**
- * The REST API. Reads come from the cluster maps, so any coordinator answers for the whole farm;
  * a new sweep is validated here and handed to the local farm verticle. Every error is JSON
  * {@code {error, field, status}} naming the field at fault, and anything the client sent wrong
  * (a malformed or oversized body, an unknown route, a wrong method, a missing token, a request
  * line or header the HTTP decoder rejects) gets a 4xx, never a 500. Who may read and write is
- * {@link Access}'s business; every refusal is counted in {@link Refusals}.
+ * {@link Access}'s business; every refusal is counted in {@link Refusals}. The dashboard, its
+ * live feed, {@code /metrics} and the OpenAPI document are {@link Watch}'s routes.
  */
 public final class ApiVerticle extends VerticleBase {
     private static final Logger LOG = Logger.getLogger(ApiVerticle.class.getName());
@@ -52,14 +49,19 @@ public final class ApiVerticle extends VerticleBase {
     private final Access access;
     private final Refusals refusals;
     private final java.util.function.BooleanSupplier leading;
+    private final Watch watch;
     private HttpServer server;
 
-    /** @param leading whether this coordinator dispatches, shown by /api/health */
-    public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading) {
+    /**
+     * @param leading whether this coordinator dispatches, shown by /api/health
+     * @param watch   the dashboard, live feed, metrics and OpenAPI routes
+     */
+    public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading, Watch watch) {
         this.config = config;
         this.access = new Access(config);
         this.refusals = refusals;
         this.leading = leading;
+        this.watch = watch;
     }
 
     @Override public Future<?> start() {
@@ -79,6 +81,7 @@ public final class ApiVerticle extends VerticleBase {
         methods(router, "/api/sweeps", "GET, POST");
         methods(router, "/api/sweeps/:id", "GET");
         methods(router, "/api/table", "GET");
+        watch.mount(vertx, router, access::requireReader, !config.door().readToken().isEmpty());
         router.route().handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + clip(ctx.request().path())));
         router.route().failureHandler(this::failure);
         HttpServerOptions options = new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort());
@@ -237,7 +240,8 @@ public final class ApiVerticle extends VerticleBase {
         return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
     }
 
-    static void error(RoutingContext ctx, int status, String field, String message) {
+    /** Answers a JSON error {@code {error, field, status}}, and notes why for the refusal log. */
+    public static void error(RoutingContext ctx, int status, String field, String message) {
         if (ctx.response().ended()) return;
         ctx.put(REFUSAL, clip(field + ": " + message));
         ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")

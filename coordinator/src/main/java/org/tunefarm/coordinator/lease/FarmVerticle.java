@@ -47,6 +47,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     public static final String REFUSED_COUNTER = "tunefarm.refused";
     /** Cluster-wide count of reported measurements whose record already existed, shown by /api/health. */
     public static final String REPEATS_COUNTER = "tunefarm.repeats";
+    /** Cluster-wide counts of leases taken back, one counter per reason ({@link Dispatcher#EXPIRED_DEADLINE}, ...). */
+    public static final String EXPIRIES_COUNTER_PREFIX = "tunefarm.lease.expiries.";
 
     private final RecordStore records;
     private final SweepLog sweepLog;
@@ -204,6 +206,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     @Override public void agentChanged(AgentInfo agent) {
         put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
+    }
+
+    @Override public void leaseExpired(String reason) {
+        vertx.sharedData().getCounter(EXPIRIES_COUNTER_PREFIX + reason).compose(c -> c.incrementAndGet())
+                .onFailure(t -> LOG.log(Level.FINE, "counting a lease expiry failed", t));
     }
 
     @Override public void sweepChanged(SweepRun sweep) {
