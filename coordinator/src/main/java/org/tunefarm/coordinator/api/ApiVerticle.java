@@ -51,6 +51,7 @@ public final class ApiVerticle extends VerticleBase {
     private final java.util.function.BooleanSupplier leading;
     private final Watch watch;
     private HttpServer server;
+    private Router router;
 
     /**
      * @param leading whether this coordinator dispatches, shown by /api/health
@@ -65,7 +66,7 @@ public final class ApiVerticle extends VerticleBase {
     }
 
     @Override public Future<?> start() {
-        Router router = Router.router(vertx);
+        router = Router.router(vertx);
         router.route().handler(this::countRefusals);
         router.get("/api/health").handler(this::health);
         router.get("/api/agents").handler(access::requireReader).handler(ctx -> list(ctx, FarmVerticle.AGENTS_MAP));
@@ -93,6 +94,11 @@ public final class ApiVerticle extends VerticleBase {
 
     public int actualPort() {
         return server.actualPort();
+    }
+
+    /** The routes served, in order (the API document's test compares them with the document). */
+    List<io.vertx.ext.web.Route> routes() {
+        return router.getRoutes();
     }
 
     /** A known path asked with a method it does not serve. */
