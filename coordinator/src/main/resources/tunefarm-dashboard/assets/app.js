@@ -205,7 +205,11 @@
     for (const p of search.points) Object.keys(p.params || {}).forEach((k) => names.add(k));
     const current = sel.value;
     sel.innerHTML = [...names].sort().map((n) => `<option>${esc(n)}</option>`).join("");
-    if (names.has(current)) sel.value = current;
+    if (names.has(current)) { sel.value = current; return; }
+    // First pick: the parameter the search varied most, which says the most against time.
+    const spread = (n) => new Set(search.points.map((p) => JSON.stringify(p.params && p.params[n]))).size;
+    const widest = [...names].sort((a, b) => spread(b) - spread(a))[0];
+    if (widest) sel.value = widest;
   }
   document.getElementById("param").addEventListener("change", drawSearch);
 
