@@ -126,8 +126,8 @@
       return `<tr><td class="mono">${esc(a.id)}</td><td class="mono clip" title="${esc(a.deviceClass)}">${esc(short(a.deviceClass))}</td>
         <td><span class="pill ${a.state}">${a.state}</span></td><td>${cand}</td>
         <td>${a.lastSeen ? ago(a.lastSeen) : "—"}</td>
-        <td class="num">${a.tempC == null ? '<span class="muted">no sensor</span>' : a.tempC.toFixed(1) + " °C"}</td>
-        <td class="num">${a.clockMhz == null ? '<span class="muted">no sensor</span>' : Math.round(a.clockMhz) + " MHz"}</td>
+        <td class="num">${a.tempC == null ? absent(a.id, "tempC") : a.tempC.toFixed(1) + " °C"}</td>
+        <td class="num">${a.clockMhz == null ? absent(a.id, "clockMhz") : Math.round(a.clockMhz) + " MHz"}</td>
         <td class="num">${a.measured}</td><td class="mono">${a.version == null ? '<span class="muted">—</span>' : esc(String(a.version))}</td></tr>`;
     });
     fill("agents", rows, 9, "no agents registered");
@@ -160,6 +160,13 @@
     const tr = e.target.closest("tr.pick");
     if (tr) selectSearch(tr.dataset.key);
   });
+
+  /** A missing reading: "no sensor" when the agent never had one, "no reading" when only this one is missing. */
+  function absent(agent, field) {
+    const rs = sensors.readings[agent];
+    const ever = rs && [...rs.values()].some((r) => r[field] != null);
+    return `<span class="muted">${ever ? "no reading" : "no sensor"}</span>`;
+  }
 
   function eta(q) {
     if (q.done) return "done";

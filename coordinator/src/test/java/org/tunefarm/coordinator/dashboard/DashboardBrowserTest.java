@@ -72,7 +72,7 @@ class DashboardBrowserTest {
         agent = AgentProcess.start("board-1", List.of("127.0.0.1:" + c.bridgePort()), FARM, data.resolve("agent.log"), List.of());
 
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1500,1250",
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1500,1400",
                 "--hide-scrollbars", "--force-device-scale-factor=1");
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
