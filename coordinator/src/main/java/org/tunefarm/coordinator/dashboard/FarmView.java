@@ -24,6 +24,9 @@ public final class FarmView {
     /** One agent as counted by the metrics. */
     public record AgentState(String deviceClass, String state) {}
 
+    /** Sweeps the live state carries, the most recent ones. */
+    static final int SWEEPS_SHOWN = 50;
+
     private final Vertx vertx;
     private final RecordTally tally;
     private volatile List<AgentState> agents = List.of();
@@ -53,7 +56,9 @@ public final class FarmView {
             }
             agents = List.copyOf(states);
             JsonArray sweepRows = new JsonArray();
-            for (JsonObject s : sorted(ss.result(), "createdAt")) sweepRows.add(sweep(s, now));
+            List<JsonObject> sweeps = sorted(ss.result(), "createdAt");
+            // The most recent sweeps: the feed stays small however long the farm has run (REST has them all).
+            for (JsonObject s : sweeps.subList(Math.max(0, sweeps.size() - SWEEPS_SHOWN), sweeps.size())) sweepRows.add(sweep(s, now));
             return new JsonObject().put("agents", agentRows).put("sweeps", sweepRows).put("records", tally.total());
         });
     }
@@ -65,7 +70,8 @@ public final class FarmView {
     private static List<JsonObject> sorted(Collection<String> values, String by) {
         List<JsonObject> out = new ArrayList<>();
         for (String v : values) out.add(new JsonObject(v));
-        out.sort((a, b) -> String.valueOf(a.getValue(by)).compareTo(String.valueOf(b.getValue(by))));
+        out.sort((a, b) -> a.getValue(by) instanceof Number x && b.getValue(by) instanceof Number y
+                ? Long.compare(x.longValue(), y.longValue()) : String.valueOf(a.getValue(by)).compareTo(String.valueOf(b.getValue(by))));
         return out;
     }
 

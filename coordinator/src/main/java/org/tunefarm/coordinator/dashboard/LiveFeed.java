@@ -5,6 +5,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import org.tunefarm.coordinator.api.ApiVerticle;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -48,8 +49,7 @@ final class LiveFeed {
     /** {@code GET /api/feed}: opens a stream. */
     void open(RoutingContext ctx) {
         if (clients.size() >= MAX_CLIENTS) {
-            ctx.response().setStatusCode(429).putHeader("Content-Type", "application/json")
-                    .end(new JsonObject().put("error", "too many live feeds open (" + MAX_CLIENTS + ")").put("field", "request").put("status", 429).encode());
+            ApiVerticle.error(ctx, 429, "request", "too many live feeds open (" + MAX_CLIENTS + "); close one and retry");
             return;
         }
         HttpServerResponse r = ctx.response();

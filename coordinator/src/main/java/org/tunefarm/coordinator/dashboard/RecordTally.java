@@ -22,12 +22,21 @@ import org.tunefarm.measure.Status;
 final class RecordTally {
     /** Points kept per search; a longer search keeps its latest ones (the plots stay readable). */
     static final int POINTS_PER_SEARCH = 10_000;
+    /**
+     * Points kept in all: past this, the searches that got a record least recently are dropped
+     * whole (their records stay in the log), so a long-lived farm's history cannot fill the heap.
+     */
+    static final int POINTS_IN_ALL = 300_000;
     /** Sensor readings kept per agent. */
     static final int READINGS_PER_AGENT = 2_000;
     /** Records/s and ETA are measured over this window of arrivals. */
     static final long RATE_WINDOW_MS = 60_000;
 
-    private final Map<String, Deque<JsonObject>> points = new HashMap<>();
+    /** In order of last record, least recent first. */
+    private final LinkedHashMap<String, Deque<JsonObject>> points = new LinkedHashMap<>(16, 0.75f, true);
+    private int pointsInAll;
+    private final int perSearch;
+    private final int inAll;
     private final Map<String, Deque<Long>> arrivals = new HashMap<>();
     private final Map<String, Map<String, Integer>> failures = new HashMap<>();
     private final Map<String, JsonObject> lastByAgent = new HashMap<>();
@@ -35,6 +44,15 @@ final class RecordTally {
     /** Points that arrived since the feed last took them. */
     private final List<JsonObject> fresh = new ArrayList<>();
     private long total;
+
+    RecordTally() {
+        this(POINTS_PER_SEARCH, POINTS_IN_ALL);
+    }
+
+    RecordTally(int perSearch, int inAll) {
+        this.perSearch = perSearch;
+        this.inAll = inAll;
+    }
 
     /** The key of one search: sweep, device class and kernel (its shape). */
     static String searchKey(String sweepId, String deviceClass, String kernel) {
@@ -53,7 +71,16 @@ final class RecordTally {
             String key = searchKey(m.sweepId(), m.deviceClass(), m.key().id());
             Deque<JsonObject> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
             ps.addLast(p);
-            if (ps.size() > POINTS_PER_SEARCH) ps.removeFirst();
+            pointsInAll++;
+            if (ps.size() > perSearch) {
+                ps.removeFirst();
+                pointsInAll--;
+            }
+            while (pointsInAll > inAll && points.size() > 1) {
+                var eldest = points.entrySet().iterator().next();
+                pointsInAll -= eldest.getValue().size();
+                points.remove(eldest.getKey());
+            }
             if (m.status() != Status.OK) failures.computeIfAbsent(m.sweepId(), k -> new LinkedHashMap<>()).merge(m.status().name(), 1, Integer::sum);
             JsonObject last = lastByAgent.get(m.agentId());
             if (last == null || last.getLong("t") <= m.finishedAt()) lastByAgent.put(m.agentId(), p);
@@ -80,7 +107,11 @@ final class RecordTally {
 
     /** A search's points, oldest first. */
     synchronized JsonArray points(String sweepId, String deviceClass, String kernel) {
-        return new JsonArray(new ArrayList<>(points.getOrDefault(searchKey(sweepId, deviceClass, kernel), new ArrayDeque<>())));
+        // A read is not a record: look without touching the eviction order.
+        Deque<JsonObject> ps = null;
+        String key = searchKey(sweepId, deviceClass, kernel);
+        for (var e : points.entrySet()) if (e.getKey().equals(key)) ps = e.getValue();
+        return new JsonArray(ps == null ? new ArrayList<>() : new ArrayList<>(ps));
     }
 
     /** Points that arrived since the last call. */

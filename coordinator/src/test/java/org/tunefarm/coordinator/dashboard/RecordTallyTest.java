@@ -48,6 +48,18 @@ class RecordTallyTest {
         assertEquals(0, t.takeFresh().size());
     }
 
+    @Test void aLongHistoryKeepsTheLatestPointsAndDropsTheStalestSearches() {
+        RecordTally t = new RecordTally(3, 5);
+        for (int i = 0; i < 5; i++) t.add(List.of(m("old", i, Status.OK, 1000 + i, SensorReading.NONE)), 0);
+        assertEquals(List.of(2L, 3L, 4L), t.points("old", "cls", KEY.id()).stream().map(p -> ((JsonObject) p).getLong("index")).toList(),
+                "a search keeps its latest points");
+        t.points("old", "cls", KEY.id()); // reading it does not keep it
+        for (int i = 0; i < 3; i++) t.add(List.of(m("new", i, Status.OK, 2000 + i, SensorReading.NONE)), 0);
+        assertEquals(0, t.points("old", "cls", KEY.id()).size(), "past the total, the search recorded least recently goes");
+        assertEquals(3, t.points("new", "cls", KEY.id()).size());
+        assertEquals(8, t.total(), "totals still count every record");
+    }
+
     @Test void noSensorKeepsNoReadingsAndAPartialSensorKeepsItsNulls() {
         RecordTally t = new RecordTally();
         t.add(List.of(m("s1", 1, Status.OK, 1000, SensorReading.NONE)), 0);
