@@ -132,6 +132,17 @@ class DashboardBrowserTest {
 
         screenshot("dashboard.png");
 
+        // The table's filters: a shape no entry has, then the one it has.
+        WebElement shape = browser.findElement(By.id("f-shape"));
+        shape.sendKeys("unitUs=999");
+        browser.findElement(By.cssSelector("#table-filters button[type=submit]")).click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> text("#table tbody").contains("no entries match the filters"));
+        shape.clear();
+        shape.sendKeys("unitUs=1000");
+        browser.findElement(By.cssSelector("#table-filters button[type=submit]")).click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> text("#table tbody").contains("mode=fast"));
+        browser.findElement(By.id("download")).click();
+
         List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
         assertTrue(errors.isEmpty(), "the browser logged errors: " + errors);
