@@ -5,12 +5,12 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import org.tunefarm.coordinator.api.ApiVerticle;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.api.ApiVerticle;
 
 /**
  * The dashboard's live updates as Server-Sent Events. Once a second the farm view is read from
@@ -102,9 +102,5 @@ final class LiveFeed {
 
     private static void send(HttpServerResponse r, String event, String data) {
         r.write("event: " + event + "\ndata: " + data + "\n\n");
-    }
-
-    int clients() {
-        return clients.size();
     }
 }

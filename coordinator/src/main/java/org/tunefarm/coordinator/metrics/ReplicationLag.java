@@ -2,9 +2,7 @@ package org.tunefarm.coordinator.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.shareddata.AsyncMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
@@ -51,7 +49,7 @@ public final class ReplicationLag {
         long own = localCount.getAsInt();
         List<String> live = nodes.get();
         vertx.sharedData().<String, Long>getAsyncMap(COUNTS_MAP)
-                .compose(m -> m.put(self, own, TTL_MS).compose(v -> entries(m)))
+                .compose(m -> m.put(self, own, TTL_MS).compose(v -> m.entries()))
                 .onComplete(ar -> {
                     reading = false;
                     if (ar.failed()) return;
@@ -59,13 +57,5 @@ public final class ReplicationLag {
                     for (var e : ar.result().entrySet()) if (live.contains(e.getKey())) max = Math.max(max, e.getValue());
                     lag.set(max - own);
                 });
-    }
-
-    private static Future<java.util.Map<String, Long>> entries(AsyncMap<String, Long> m) {
-        return m.entries();
-    }
-
-    long lag() {
-        return lag.get();
     }
 }
