@@ -59,6 +59,8 @@ class DashboardBrowserTest {
     static AgentProcess agent;
     static WebDriver browser;
     static final HttpClient http = HttpClient.newHttpClient();
+    /** Held so its level sticks: Selenium warns that it has no DevTools for this chromium, which the test does not use. */
+    static final java.util.logging.Logger SELENIUM = java.util.logging.Logger.getLogger("org.openqa.selenium");
 
     @BeforeAll static void start() throws Exception {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
@@ -71,6 +73,7 @@ class DashboardBrowserTest {
         coordinator = new Coordinator(c.withDoor(c.door().withReadToken(READ))).start();
         agent = AgentProcess.start("board-1", List.of("127.0.0.1:" + c.bridgePort()), FARM, data.resolve("agent.log"), List.of());
 
+        SELENIUM.setLevel(Level.SEVERE);
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1500,1400",
                 "--hide-scrollbars", "--force-device-scale-factor=1");
