@@ -5,6 +5,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.YamlConfigBuilder;
 import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -19,12 +20,17 @@ import org.tunefarm.coordinator.audit.Audit;
 import org.tunefarm.coordinator.audit.AuditLog;
 import org.tunefarm.coordinator.bridge.AgentBridge;
 import org.tunefarm.coordinator.credential.Credentials;
+import org.tunefarm.coordinator.dashboard.Watch;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.lease.FarmVerticle;
+import org.tunefarm.coordinator.metrics.FarmMetrics;
+import org.tunefarm.coordinator.metrics.PrometheusMeters;
+import org.tunefarm.coordinator.metrics.ReplicationLag;
 import org.tunefarm.coordinator.replica.CatchUp;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.replica.VersionedRecords;
+import org.tunefarm.coordinator.store.ObservedRecords;
 import org.tunefarm.coordinator.store.Quarantine;
 import org.tunefarm.coordinator.store.RecordLog;
 import org.tunefarm.coordinator.store.SweepLog;
@@ -33,7 +39,8 @@ import org.tunefarm.coordinator.store.SweepLog;
  * One coordinator: an embedded Hazelcast member, clustered Vert.x on top of it, a full replica
  * of the records and sweeps, the agent bridge and the REST API; and, on the one coordinator that
  * leads, the farm verticle that dispatches. The agents' credentials and the audit log live in its
- * data folder beside the records.
+ * data folder beside the records. Every coordinator also serves the dashboard and
+ * {@code /metrics}, from the cluster maps and its own replica.
  */
 public final class Coordinator implements AutoCloseable {
 
@@ -59,16 +66,26 @@ public final class Coordinator implements AutoCloseable {
         // The cluster manager starts the member itself: it tags the member with the Vert.x node id.
         Config member = hazelcastConfig();
         HazelcastClusterManager cluster = new HazelcastClusterManager(member);
+        PrometheusMeterRegistry meters = PrometheusMeters.registry();
         // The event bus listens on, and advertises, the address the member is configured to use:
         // the other coordinators reach it where they reach the member.
         Future<Vertx> clustered = Vertx.builder()
-                .with(new VertxOptions().setEventBusOptions(new EventBusOptions().setHost(EventBusHost.of(member)).setPort(0)))
+                .with(new VertxOptions().setEventBusOptions(new EventBusOptions().setHost(EventBusHost.of(member)).setPort(0))
+                        .setMetricsOptions(PrometheusMeters.options()))
+                .withMetrics(PrometheusMeters.factory(meters))
                 .withClusterManager(cluster)
                 .buildClustered();
         vertx = clustered.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         hazelcast = cluster.getHazelcastInstance();
         RecordLog log = new RecordLog(config.dataDir().resolve("records.jsonl"));
-        records = new VersionedRecords(log);
+        Watch watch = new Watch(meters);
+        watch.load(log);
+        FarmMetrics metrics = new FarmMetrics(meters, refusals);
+        // Every record this coordinator makes durable (its own, copied or caught up) is seen by both.
+        records = new VersionedRecords(new ObservedRecords(log, (fresh, nanos) -> {
+            metrics.appended(fresh, nanos);
+            watch.appended(fresh, nanos);
+        }));
         SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
         // Lines held in quarantine stay counted until an operator deals with them (and removes the file).
         vertx.sharedData().getLocalMap(Quarantine.COUNTS).put("lines", log.quarantine().count() + sweeps.quarantine().count());
@@ -97,8 +114,9 @@ public final class Coordinator implements AutoCloseable {
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
         // With the bridge's real port, which the served installer writes into agents' configs.
         api = new ApiVerticle(config.withPorts(config.httpPort(), bridge.actualPort()), refusals, this::leading,
-                () -> copies.health().put("measuredTwice", records.measuredTwice()), audit, credentials, bridge::stats);
+                () -> copies.health().put("measuredTwice", records.measuredTwice()), audit, credentials, bridge::stats, watch);
         await(vertx.deployVerticle(api));
+        metrics.start(vertx, watch::agents, new ReplicationLag(vertx, nodeId, cluster::getNodes, records::count));
         return this;
     }
 
@@ -121,6 +139,11 @@ public final class Coordinator implements AutoCloseable {
     /** Whether this coordinator dispatches (and has finished taking over). */
     public boolean leading() {
         return leadership != null && leadership.leading();
+    }
+
+    /** The REST verticle, whose routes the API document is checked against. */
+    public ApiVerticle api() {
+        return api;
     }
 
     public int httpPort() {

@@ -20,6 +20,7 @@ import java.util.logging.Logger;
 import org.tunefarm.coordinator.CoordinatorConfig;
 import org.tunefarm.coordinator.audit.Audit;
 import org.tunefarm.coordinator.credential.Credentials;
+import org.tunefarm.coordinator.dashboard.Watch;
 import org.tunefarm.coordinator.door.Refusals;
 import org.tunefarm.coordinator.install.AgentInstall;
 import org.tunefarm.coordinator.lease.AgentInfo;
@@ -35,16 +36,12 @@ import org.tunefarm.table.TableEntry;
 
 /**
  * The REST API. Reads come from the cluster maps, so any coordinator answers for the whole farm;
- * a new sweep is validated here and handed to the local farm verticle. Every error is JSON with a
- * message naming the field, and a 4xx for anything the client sent wrong.
- */
-/**
- * The REST API. Reads come from the cluster maps, so any coordinator answers for the whole farm;
  * a new sweep is validated here and handed to the local farm verticle. Every error is JSON
  * {@code {error, field, status}} naming the field at fault, and anything the client sent wrong
  * (a malformed or oversized body, an unknown route, a wrong method, a missing token, a request
  * line or header the HTTP decoder rejects) gets a 4xx, never a 500. Who may read and write is
- * {@link Access}'s business; every refusal is counted in {@link Refusals}.
+ * {@link Access}'s business; every refusal is counted in {@link Refusals}. The dashboard, its
+ * live feed, {@code /metrics} and the OpenAPI document are {@link Watch}'s routes.
  */
 public final class ApiVerticle extends VerticleBase {
     private static final Logger LOG = Logger.getLogger(ApiVerticle.class.getName());
@@ -59,7 +56,9 @@ public final class ApiVerticle extends VerticleBase {
     private final Audit audit;
     private final Credentials credentials;
     private final java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats;
+    private final Watch watch;
     private HttpServer server;
+    private Router router;
 
     /**
      * @param leading     whether this coordinator dispatches, shown by /api/health
@@ -67,10 +66,11 @@ public final class ApiVerticle extends VerticleBase {
      * @param audit       where admin actions are written down
      * @param credentials the agents' credentials, for enroll, revoke and list
      * @param bridgeStats this coordinator's bridge connection counts, shown by /api/health
+     * @param watch       the dashboard, live feed, metrics and OpenAPI routes
      */
     public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading,
                        java.util.function.Supplier<JsonObject> replica, Audit audit,
-                       Credentials credentials, java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats) {
+                       Credentials credentials, java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats, Watch watch) {
         this.config = config;
         this.access = new Access(config);
         this.refusals = refusals;
@@ -79,10 +79,11 @@ public final class ApiVerticle extends VerticleBase {
         this.audit = audit;
         this.credentials = credentials;
         this.bridgeStats = bridgeStats;
+        this.watch = watch;
     }
 
     @Override public Future<?> start() {
-        Router router = Router.router(vertx);
+        router = Router.router(vertx);
         router.route().handler(this::countRefusals);
         router.get("/api/health").handler(this::health);
         router.get("/api/agents").handler(access::requireReader).handler(ctx -> list(ctx, FarmVerticle.AGENTS_MAP));
@@ -100,6 +101,7 @@ public final class ApiVerticle extends VerticleBase {
         methods(router, "/api/table", "GET");
         new AgentRoutes(vertx, access, credentials).mount(router);
         new AgentInstall(vertx, config::bridgePort, config.door().tls() != null, null).routes(router);
+        watch.mount(vertx, router, access::requireReader, !config.door().readToken().isEmpty());
         router.route().handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + clip(ctx.request().path())));
         router.route().failureHandler(this::failure);
         HttpServerOptions options = new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort());
@@ -111,6 +113,11 @@ public final class ApiVerticle extends VerticleBase {
 
     public int actualPort() {
         return server.actualPort();
+    }
+
+    /** The routes served, in order (the API document's test compares them with the document). */
+    List<io.vertx.ext.web.Route> routes() {
+        return router.getRoutes();
     }
 
     /** A known path asked with a method it does not serve. */
@@ -269,7 +276,8 @@ public final class ApiVerticle extends VerticleBase {
         return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
     }
 
-    static void error(RoutingContext ctx, int status, String field, String message) {
+    /** Answers a JSON error {@code {error, field, status}}, and notes why for the refusal log. */
+    public static void error(RoutingContext ctx, int status, String field, String message) {
         if (ctx.response().ended()) return;
         ctx.put(REFUSAL, clip(field + ": " + message));
         ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")

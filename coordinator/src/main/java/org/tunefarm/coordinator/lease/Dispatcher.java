@@ -37,12 +37,24 @@ public final class Dispatcher {
 
         /** A device class's searches of a sweep began: worth keeping, so a restart begins them alike. */
         default void classStarted(SweepRun sweep, String deviceClass, int cores, int vectorBits, long at) {}
+
+        /** A lease was taken back because its deadline passed or its agent went silent. */
+        default void leaseExpired(String reason) {}
     }
+
+    /** Why a lease was taken back: {@link Listener#leaseExpired}. */
+    public static final String EXPIRED_DEADLINE = "deadline";
+    public static final String EXPIRED_AGENT_LOST = "agent-lost";
 
     /** Heartbeats an agent may miss before it is presumed dead. */
     static final int MISSED_HEARTBEATS = 3;
     /** How long an idle agent waits before asking again when there is no work. */
     static final long IDLE_RETRY_MS = 500;
+    /**
+     * A heartbeat republishes its agent (last seen, sensors) at most this often: often enough for
+     * the dashboard's "last heartbeat" and temperature plots, rare enough to spare the cluster map.
+     */
+    static final long PUBLISH_SEEN_MS = 2_000;
 
     private final LongSupplier clock;
     private final long heartbeatMs;
@@ -63,6 +75,8 @@ public final class Dispatcher {
         }
     };
     static final int COMPLETED_KEPT = 4096;
+    /** When each agent was last published because of a heartbeat. */
+    private final Map<String, Long> seenPublished = new HashMap<>();
 
     /** A lease and the candidates not yet reported under it. */
     private record Held(Lease lease, Map<Long, Lease.Candidate> open) {}
@@ -134,9 +148,13 @@ public final class Dispatcher {
 
     public void heartbeat(Heartbeat h) {
         AgentInfo a = known(h.agentId());
-        AgentInfo b = a.seen(clock.getAsLong(), a.leaseId(), h.sensors());
+        long now = clock.getAsLong();
+        AgentInfo b = a.seen(now, a.leaseId(), h.sensors());
         agents.put(b.agentId(), b);
-        if (!a.alive()) listener.agentChanged(b);
+        if (!a.alive() || now - seenPublished.getOrDefault(b.agentId(), 0L) >= PUBLISH_SEEN_MS) {
+            seenPublished.put(b.agentId(), now);
+            listener.agentChanged(b);
+        }
     }
 
     public Work pull(String agentId) {
@@ -244,14 +262,20 @@ public final class Dispatcher {
         long now = clock.getAsLong();
         for (AgentInfo a : new ArrayList<>(agents.values())) {
             if (a.alive() && now - a.lastSeen() > MISSED_HEARTBEATS * heartbeatMs) {
-                if (a.leaseId() != null) release(a.leaseId());
+                if (a.leaseId() != null) {
+                    release(a.leaseId());
+                    listener.leaseExpired(EXPIRED_AGENT_LOST);
+                }
                 AgentInfo d = a.dead();
                 agents.put(d.agentId(), d);
                 listener.agentChanged(d);
             }
         }
         for (Held h : new ArrayList<>(leases.values())) {
-            if (now > h.lease().deadline()) release(h.lease().leaseId());
+            if (now > h.lease().deadline()) {
+                release(h.lease().leaseId());
+                listener.leaseExpired(EXPIRED_DEADLINE);
+            }
         }
     }
 

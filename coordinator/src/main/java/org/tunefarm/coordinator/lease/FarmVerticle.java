@@ -50,6 +50,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     public static final String REFUSED_COUNTER = "tunefarm.refused";
     /** Cluster-wide count of reported measurements whose record already existed, shown by /api/health. */
     public static final String REPEATS_COUNTER = "tunefarm.repeats";
+    /** Cluster-wide counts of leases taken back, one counter per reason ({@link Dispatcher#EXPIRED_DEADLINE}, ...). */
+    public static final String EXPIRIES_COUNTER_PREFIX = "tunefarm.lease.expiries.";
 
     private final RecordStore records;
     private final SweepLog sweepLog;
@@ -258,6 +260,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     @Override public void classStarted(SweepRun sweep, String deviceClass, int cores, int vectorBits, long at) {
         replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, cores, vectorBits, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
                 + ": the start of class " + deviceClass + " is not kept on two disks (a leader without it begins the class anew): " + t.getMessage()));
+    }
+
+    @Override public void leaseExpired(String reason) {
+        vertx.sharedData().getCounter(EXPIRIES_COUNTER_PREFIX + reason).compose(c -> c.incrementAndGet())
+                .onFailure(t -> LOG.log(Level.FINE, "counting a lease expiry failed", t));
     }
 
     @Override public void sweepChanged(SweepRun sweep) {

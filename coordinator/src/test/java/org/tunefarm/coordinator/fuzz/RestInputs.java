@@ -132,7 +132,8 @@ final class RestInputs {
     }
 
     private Input route() {
-        String[] bases = {"/", "/api", "/api/", "/api/sweep", "/api/sweeps/x/y", "/api/tables", "/admin", "/api/../etc/passwd", "/.env", "/api/health/x"};
+        // Not "/": that is the dashboard page.
+        String[] bases = {"/dashboard", "/api", "/api/", "/api/sweep", "/api/sweeps/x/y", "/api/tables", "/admin", "/api/../etc/passwd", "/.env", "/api/health/x"};
         String path = bases[r.nextInt(bases.length)];
         if (r.nextBoolean()) path += "/" + URLEncoder.encode(Mutations.randomText(r, 1 + r.nextInt(40)), StandardCharsets.UTF_8);
         String method = new String[] {"GET", "POST", "PUT", "DELETE"}[r.nextInt(4)];

@@ -1,0 +1,162 @@
+package org.tunefarm.coordinator.dashboard;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.SensorReading;
+import org.tunefarm.measure.Status;
+
+/**
+ * What the dashboard derives from the records this coordinator holds (its full replica, so any
+ * coordinator can serve it): each search's points, each sweep's failures by status and recent
+ * rate, each agent's last record and its sensor readings over time. Records arrive on worker
+ * threads (appends) and are read on the event loop, so every method is synchronized.
+ */
+final class RecordTally {
+    /** Points kept per search; a longer search keeps its latest ones (the plots stay readable). */
+    static final int POINTS_PER_SEARCH = 10_000;
+    /**
+     * Points kept in all: past this, the searches that got a record least recently are dropped
+     * whole (their records stay in the log), so a long-lived farm's history cannot fill the heap.
+     */
+    static final int POINTS_IN_ALL = 300_000;
+    /** Sensor readings kept per agent. */
+    static final int READINGS_PER_AGENT = 2_000;
+    /** Records/s and ETA are measured over this window of arrivals. */
+    static final long RATE_WINDOW_MS = 60_000;
+
+    /** In order of last record, least recent first. */
+    private final LinkedHashMap<String, Deque<JsonObject>> points = new LinkedHashMap<>(16, 0.75f, true);
+    private int pointsInAll;
+    private final int perSearch;
+    private final int inAll;
+    private final Map<String, Deque<Long>> arrivals = new HashMap<>();
+    private final Map<String, Map<String, Integer>> failures = new HashMap<>();
+    private final Map<String, JsonObject> lastByAgent = new HashMap<>();
+    private final Map<String, Deque<JsonObject>> readings = new LinkedHashMap<>();
+    /** Points that arrived since the feed last took them. */
+    private final List<JsonObject> fresh = new ArrayList<>();
+    private long total;
+
+    RecordTally() {
+        this(POINTS_PER_SEARCH, POINTS_IN_ALL);
+    }
+
+    RecordTally(int perSearch, int inAll) {
+        this.perSearch = perSearch;
+        this.inAll = inAll;
+    }
+
+    /** The key of one search: sweep, device class and kernel (its shape). */
+    static String searchKey(String sweepId, String deviceClass, String kernel) {
+        return sweepId + "\n" + deviceClass + "\n" + kernel;
+    }
+
+    /**
+     * Takes records in.
+     *
+     * @param arrivedAt when they became durable here, or 0 for records read back at start (they
+     *                  count for totals and plots, not for the current rate)
+     */
+    synchronized void add(List<Measurement> ms, long arrivedAt) {
+        for (Measurement m : ms) {
+            JsonObject p = point(m);
+            String key = searchKey(m.sweepId(), m.deviceClass(), m.key().id());
+            Deque<JsonObject> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
+            ps.addLast(p);
+            pointsInAll++;
+            if (ps.size() > perSearch) {
+                ps.removeFirst();
+                pointsInAll--;
+            }
+            while (pointsInAll > inAll && points.size() > 1) {
+                var eldest = points.entrySet().iterator().next();
+                pointsInAll -= eldest.getValue().size();
+                points.remove(eldest.getKey());
+            }
+            if (m.status() != Status.OK) failures.computeIfAbsent(m.sweepId(), k -> new LinkedHashMap<>()).merge(m.status().name(), 1, Integer::sum);
+            JsonObject last = lastByAgent.get(m.agentId());
+            if (last == null || last.getLong("t") <= m.finishedAt()) lastByAgent.put(m.agentId(), p);
+            reading(m.agentId(), m.startedAt(), m.before());
+            reading(m.agentId(), m.finishedAt(), m.after());
+            if (arrivedAt > 0) {
+                arrivals.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(arrivedAt);
+                arrivals.computeIfAbsent(m.sweepId(), k -> new ArrayDeque<>()).addLast(arrivedAt);
+                fresh.add(p);
+            }
+            total++;
+        }
+    }
+
+    /** A heartbeat's (or a record's) sensor reading; an agent with no sensor keeps no readings. */
+    synchronized void reading(String agentId, long at, SensorReading s) {
+        if (s == null || (s.temperatureC() == null && s.clockMhz() == null)) return;
+        Deque<JsonObject> rs = readings.computeIfAbsent(agentId, k -> new ArrayDeque<>());
+        JsonObject last = rs.peekLast();
+        if (last != null && last.getLong("t") == at) return;
+        rs.addLast(new JsonObject().put("t", at).put("tempC", s.temperatureC()).put("clockMhz", s.clockMhz()));
+        if (rs.size() > READINGS_PER_AGENT) rs.removeFirst();
+    }
+
+    /** A search's points, oldest first. */
+    synchronized JsonArray points(String sweepId, String deviceClass, String kernel) {
+        // A read is not a record: look without touching the eviction order.
+        Deque<JsonObject> ps = null;
+        String key = searchKey(sweepId, deviceClass, kernel);
+        for (var e : points.entrySet()) if (e.getKey().equals(key)) ps = e.getValue();
+        return new JsonArray(ps == null ? new ArrayList<>() : new ArrayList<>(ps));
+    }
+
+    /** Points that arrived since the last call. */
+    synchronized List<JsonObject> takeFresh() {
+        List<JsonObject> out = List.copyOf(fresh);
+        fresh.clear();
+        return out;
+    }
+
+    /** Records per second over the last window, for a sweep id or a search key. */
+    synchronized double rate(String key, long now) {
+        Deque<Long> as = arrivals.get(key);
+        if (as == null) return 0;
+        while (!as.isEmpty() && as.peekFirst() < now - RATE_WINDOW_MS) as.removeFirst();
+        if (as.isEmpty()) return 0;
+        // Over the window, or since the first arrival in it when the sweep is younger than that.
+        double seconds = Math.max(1.0, Math.min(RATE_WINDOW_MS, now - as.peekFirst() + 1000) / 1000.0);
+        return as.size() / seconds;
+    }
+
+    synchronized Map<String, Integer> failures(String sweepId) {
+        return Map.copyOf(failures.getOrDefault(sweepId, Map.of()));
+    }
+
+    synchronized JsonObject lastRecord(String agentId) {
+        JsonObject p = lastByAgent.get(agentId);
+        return p == null ? null : p.copy();
+    }
+
+    /** Every agent's sensor readings, oldest first. */
+    synchronized JsonObject readings() {
+        JsonObject out = new JsonObject();
+        readings.forEach((agent, rs) -> out.put(agent, new JsonArray(new ArrayList<>(rs))));
+        return out;
+    }
+
+    synchronized long total() {
+        return total;
+    }
+
+    /** What the plots need of a record: when, which candidate, how it ended, its median time. */
+    private static JsonObject point(Measurement m) {
+        return new JsonObject().put("t", m.finishedAt()).put("sweep", m.sweepId()).put("deviceClass", m.deviceClass())
+                .put("kernel", m.key().id()).put("index", m.index()).put("round", m.round()).put("params", new JsonObject(m.params()))
+                .put("status", m.status().name()).put("medianNs", m.stats() != null ? m.stats().medianNs() : null)
+                .put("agent", m.agentId());
+    }
+}
