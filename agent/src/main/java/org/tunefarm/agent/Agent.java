@@ -116,27 +116,35 @@ public final class Agent {
     /**
      * Measures a lease, reporting each result as it is taken. When the farm refuses a report (the
      * lease expired, another coordinator took the lead) the rest of the lease is abandoned: its
-     * candidates are already back in the queue, so measuring them here would be wasted.
+     * candidates are already back in the queue, so measuring them here would be wasted. When the
+     * farm keeps a report but asks the agent to stop (its sweep was paused or cancelled), the rest
+     * is given up the same way, quietly: that is the operator's wish, not a fault.
      */
     private void measure(BridgeClient link, Lease lease) throws Exception {
         currentLease = lease.leaseId();
         LOG.info(() -> "lease " + lease.leaseId() + ": " + lease.candidates().size() + " candidates of " + lease.key().id());
         List<Exception> failed = new ArrayList<>();
+        String[] stopped = {null};
         try {
             runner.run(lease, m -> {
-                if (!failed.isEmpty()) return;
+                if (!failed.isEmpty() || stopped[0] != null) return;
                 try {
-                    report(link, lease, List.of(m), false);
+                    Ack ack = report(link, lease, List.of(m), false);
+                    if (ack.stopLease()) {
+                        stopped[0] = ack.message();
+                        Thread.currentThread().interrupt(); // stops the batch after this candidate
+                    }
                 } catch (Exception e) {
                     failed.add(e);
                     Thread.currentThread().interrupt(); // stops the batch after this candidate
                 }
             });
-            if (failed.isEmpty()) report(link, lease, List.of(), true);
+            if (failed.isEmpty() && stopped[0] == null) report(link, lease, List.of(), true);
         } finally {
             Thread.interrupted(); // clear our own interrupt, the loop goes on
             currentLease = null;
         }
+        if (stopped[0] != null) LOG.info(() -> "lease " + lease.leaseId() + " stopped by the farm: " + stopped[0]);
         if (!failed.isEmpty()) {
             Exception e = failed.get(0);
             if (!(e instanceof BridgeClient.FarmRefusal r) || r.getMessage().contains("agentId:")) throw e; // lost link or forgotten: re-register
@@ -145,14 +153,14 @@ public final class Agent {
     }
 
     /** Sends a report; a farm that cannot make it durable yet (503) gets it again, it is idempotent. */
-    private void report(BridgeClient link, Lease lease, List<Measurement> ms, boolean done) throws Exception {
+    private Ack report(BridgeClient link, Lease lease, List<Measurement> ms, boolean done) throws Exception {
         long backoff = 200;
         for (int attempt = 1; ; attempt++) {
             try {
                 JsonObject reply = await(link.request(Protocol.REPORT, new Report(config.agentId(), lease.leaseId(), ms, done), REQUEST_TIMEOUT_MS));
                 Ack ack = Protocol.read(reply.encode(), Ack.class);
                 if (!ack.ok()) throw new BridgeClient.FarmRefusal(400, "report refused: " + ack.message());
-                return;
+                return ack;
             } catch (BridgeClient.FarmRefusal r) {
                 if (r.code() != 503 || attempt >= 5 || !link.connected()) throw r;
                 Thread.sleep(backoff);

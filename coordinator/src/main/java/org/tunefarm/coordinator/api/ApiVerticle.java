@@ -26,6 +26,7 @@ import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.coordinator.sweep.SweepSpecReader;
 import org.tunefarm.coordinator.table.TableService;
 import org.tunefarm.kernel.KernelCatalog;
+import org.tunefarm.protocol.BuildVersion;
 import org.tunefarm.protocol.Protocol;
 import org.tunefarm.table.BestKernelTable;
 import org.tunefarm.table.TableEntry;
@@ -73,6 +74,7 @@ public final class ApiVerticle extends VerticleBase {
         router.post("/api/sweeps").handler(BodyHandler.create().setBodyLimit(SweepSpecReader.MAX_BYTES).setHandleFileUploads(false))
                 .handler(this::submit);
         router.get("/api/sweeps/:id").handler(access::requireReader).handler(this::sweep);
+        SweepLifecycleRoutes.mount(router, access, vertx);
         router.get("/api/table").handler(access::requireReader).handler(this::table);
         methods(router, "/api/health", "GET");
         methods(router, "/api/agents", "GET");
@@ -127,7 +129,8 @@ public final class ApiVerticle extends VerticleBase {
         Future<Integer> agents = vertx.sharedData().<String, String>getAsyncMap(FarmVerticle.AGENTS_MAP).compose(AsyncMap::size);
         Future<Long> repeats = vertx.sharedData().getCounter(FarmVerticle.REPEATS_COUNTER).compose(c -> c.get());
         Future.all(agents, repeats).onSuccess(x -> ctx.json(new JsonObject().put("status", "ok").put("leader", leading.getAsBoolean())
-                        .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)))
+                        .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)
+                        .put("protocols", new JsonArray(Protocol.ACCEPTED)).put("version", BuildVersion.current())))
                 .onFailure(ctx::fail);
     }
 

@@ -15,6 +15,7 @@ import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.coordinator.sweep.SpecException;
+import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.coordinator.sweep.SweepRun;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.coordinator.table.TableService;
@@ -41,6 +42,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     /** Local address REST uses to hand over an accepted sweep spec. */
     public static final String SUBMIT = "tunefarm.local.sweep.submit";
+    /** Where REST hands over an operator's change to a sweep: {@code {id, action, priority}}. */
+    public static final String CONTROL = "tunefarm.local.sweep.control";
     public static final String SWEEPS_MAP = "tunefarm.sweeps";
     public static final String AGENTS_MAP = "tunefarm.agents";
     /** Bad frames refused by the event-bus consumers, for health and tests. */
@@ -54,6 +57,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     private final long heartbeatMs;
     private Dispatcher dispatcher;
     private TableService table;
+    private final FarmEvents events = new FarmEvents();
 
     public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs) {
         this.records = records;
@@ -80,6 +84,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         bus.<JsonObject>consumer(Protocol.PULL, m -> answer(m, () -> dispatcher.pull(read(m, Pull.class).agentId())));
         bus.<JsonObject>consumer(Protocol.REPORT, this::onReport);
         bus.<JsonObject>consumer(SUBMIT, this::onSubmit);
+        bus.<JsonObject>consumer(CONTROL, this::onControl);
         bus.<JsonObject>localConsumer(ReplicaVerticle.COPIED, this::onCopied);
         vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
         LOG.info("dispatching: this coordinator leads the farm");
@@ -103,6 +108,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     /** Reads the sweep log and the record log back: sweeps resume where their records end. */
     private List<TableEntry> restore() throws Exception {
         for (SweepLog.Entry e : sweepLog.read()) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
+        for (SweepControl c : sweepLog.controls()) dispatcher.apply(c);
         List<TableEntry> changed = new ArrayList<>();
         records.replay(m -> {
             dispatcher.replay(m);
@@ -143,7 +149,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             if (fresh.size() < checked.size()) {
                 vertx.sharedData().getCounter(REPEATS_COUNTER).compose(c -> c.addAndGet(checked.size() - fresh.size()));
             }
-            dispatcher.persisted(report, fresh);
+            String stop = dispatcher.persisted(report, fresh);
             List<TableEntry> changed = new ArrayList<>();
             for (Measurement x : fresh) {
                 TableEntry e = table.fold(x, flops(x));
@@ -153,7 +159,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             // gives the agent's operator read-your-writes on the table.
             table.publish(changed).onComplete(p -> {
                 if (p.failed()) LOG.log(Level.WARNING, "table publish failed", p.cause());
-                m.reply(json(Ack.ok(fresh.size())));
+                m.reply(json(stop == null ? Ack.ok(fresh.size()) : Ack.stop(fresh.size(), stop)));
             });
         });
     }
@@ -195,6 +201,42 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         });
     }
 
+    /**
+     * An operator's change to a sweep: checked against its state, kept in the sweep log here and on
+     * a peer, then applied, so a restart or a new leader sees the same sweep. Replies its status.
+     */
+    private void onControl(Message<JsonObject> m) {
+        SweepControl c;
+        boolean changes;
+        try {
+            SweepControl.Action action = SweepControl.Action.valueOf(m.body().getString("action", ""));
+            c = new SweepControl(m.body().getString("id"), System.currentTimeMillis(), action, m.body().getInteger("priority", 0));
+            changes = dispatcher.allows(c);
+        } catch (ProtocolException e) {
+            m.fail(404, e.getMessage());
+            return;
+        } catch (SweepControl.Refused e) {
+            m.fail(409, e.getMessage());
+            return;
+        } catch (IllegalArgumentException | ClassCastException e) {
+            m.fail(400, "action: " + e.getMessage());
+            return;
+        }
+        Future<Void> kept = changes ? replication.append(c) : Future.succeededFuture();
+        kept.onComplete(ar -> {
+            if (ar.failed()) {
+                m.fail(500, "sweep log append failed: " + ar.cause().getMessage());
+                return;
+            }
+            if (changes) {
+                dispatcher.apply(c);
+                LOG.info(() -> "sweep " + c.sweepId() + ": " + c.action().name().toLowerCase(java.util.Locale.ROOT)
+                        + (c.action() == SweepControl.Action.PRIORITY ? " " + c.priority() : ""));
+            }
+            m.reply(new JsonObject(Protocol.write(dispatcher.sweep(c.sweepId()).status(System.currentTimeMillis()))));
+        });
+    }
+
     /** Work of one call of a record's kernel: from its sweep's family, which knows command kernels too. */
     private double flops(Measurement m) {
         SweepRun s = dispatcher.sweep(m.sweepId());
@@ -203,11 +245,14 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     @Override public void agentChanged(AgentInfo agent) {
+        events.agent(agent);
         put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
     }
 
     @Override public void sweepChanged(SweepRun sweep) {
-        put(SWEEPS_MAP, sweep.id(), Protocol.write(sweep.status(System.currentTimeMillis())));
+        SweepRun.Status status = sweep.status(System.currentTimeMillis());
+        events.sweep(status);
+        put(SWEEPS_MAP, sweep.id(), Protocol.write(status));
     }
 
     private void put(String map, String key, String value) {

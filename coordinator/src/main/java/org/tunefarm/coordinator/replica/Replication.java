@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
+import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Protocol;
 
@@ -67,6 +68,14 @@ public final class Replication {
         }).compose(v -> toOnePeer(ReplicaVerticle::sweepsAddress, new JsonObject(Protocol.write(e))));
     }
 
+    /** Makes an operator's change to a sweep durable here and on a peer. */
+    public Future<Void> append(SweepControl c) {
+        return vertx.executeBlocking(() -> {
+            sweeps.appendIfAbsent(c);
+            return null;
+        }).compose(v -> toOnePeer(ReplicaVerticle::sweepsAddress, new JsonObject().put(ReplicaVerticle.CONTROL, new JsonObject(Protocol.write(c)))));
+    }
+
     private interface AddressOf {
         String of(String peer);
     }
@@ -117,6 +126,8 @@ public final class Replication {
             JsonArray sw = page.getJsonArray("sweeps");
             return vertx.executeBlocking(() -> {
                 for (int i = 0; i < sw.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
+                JsonArray cs = page.getJsonArray("controls", new JsonArray());
+                for (int i = 0; i < cs.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(cs.getJsonObject(i).encode(), SweepControl.class));
                 fresh.addAll(records.append(ms));
                 return null;
             }).compose(v -> {
