@@ -11,11 +11,13 @@ import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.agent.link.BridgeClient;
+import org.tunefarm.agent.update.AgentUpdate;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.kernel.CommandKernelDeclaration;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.SensorReading;
 import org.tunefarm.protocol.Ack;
+import org.tunefarm.protocol.BuildVersion;
 import org.tunefarm.protocol.Heartbeat;
 import org.tunefarm.protocol.Lease;
 import org.tunefarm.protocol.Protocol;
@@ -44,6 +46,8 @@ public final class Agent {
     private final Vertx vertx = Vertx.vertx();
     private volatile String currentLease;
     private volatile boolean stopping;
+    private AgentUpdate update;
+    private boolean replaced;
 
     /**
      * @param families       every operation it runs, built-in families and command kernels alike
@@ -59,18 +63,41 @@ public final class Agent {
         this.sensors = sensors;
     }
 
-    /** Runs until interrupted or {@link #stop()}. */
+    /**
+     * Checks the farm for a newer agent jar before each connection (at most once a minute, never
+     * during a lease); {@link #run()} returns once the jar was replaced.
+     */
+    public Agent updatingFrom(java.net.URI farm) {
+        java.nio.file.Path jar = BuildVersion.launchJar();
+        if (jar == null) {
+            LOG.warning("--auto-update: this agent does not run from its jar (java -jar), so it cannot replace it; not updating");
+            return this;
+        }
+        update = new AgentUpdate(vertx, farm, config.tls(), jar, BuildVersion.current(), System::currentTimeMillis);
+        return this;
+    }
+
+    /** Whether {@link #run()} returned because the jar was replaced, so the agent must start again. */
+    public boolean replaced() {
+        return replaced;
+    }
+
+    /** Runs until interrupted, {@link #stop()}, or its jar was replaced by auto-update. */
     public void run() throws InterruptedException {
         long backoff = 250;
         int next = 0;
         while (!stopping) {
+            if (update != null && update.replacedIfDue()) {
+                replaced = true;
+                return;
+            }
             String target = config.coordinators().get(next++ % config.coordinators().size());
             BridgeClient link = new BridgeClient(vertx, config.token(), config.tls());
             try {
                 String[] hp = target.split(":");
                 await(link.connect(hp[0], Integer.parseInt(hp[1]), 5_000));
-                Registered reg = Protocol.read(await(link.request(Protocol.REGISTER, new Register(config.agentId(), profile, families, commandKernels), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
-                LOG.info(() -> "registered with " + target + " as " + reg.agentId() + " in device class " + reg.deviceClass());
+                Registered reg = Protocol.read(await(link.request(Protocol.REGISTER, new Register(Protocol.VERSION, config.agentId(), profile, families, commandKernels, BuildVersion.current()), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
+                LOG.info(() -> "registered with " + target + " as " + reg.agentId() + " in device class " + reg.deviceClass() + " (version " + BuildVersion.current() + ")");
                 backoff = 250;
                 work(link, reg);
             } catch (InterruptedException e) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,18 +27,20 @@ import org.tunefarm.agent.link.LinkTls;
  * @param commandKernels kernels this board builds and runs itself; only the config file declares them
  * @param spaces         folder of Kernel Tuner cache files to serve as {@code replay.*} kernels; null for none
  * @param tls            TLS to the coordinators, or null for plain TCP
+ * @param autoUpdate     the farm's HTTP address to fetch a newer agent jar from ({@code --auto-update URL}), or null
+ * @param verbose        log the libraries' INFO lines too
  */
 public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels,
-                          List<CommandKernel> commandKernels, Path spaces, LinkTls tls) {
+                          List<CommandKernel> commandKernels, Path spaces, LinkTls tls, URI autoUpdate, boolean verbose) {
 
     /** Without command kernels, replayed spaces or TLS. */
     public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
-        this(coordinators, token, agentId, labels, List.of(), null, null);
+        this(coordinators, token, agentId, labels, List.of(), null, null, null, false);
     }
 
     static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] [--token-file FILE] [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
-            + " [--tls] [--trust PEM-FILE]";
-    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels");
+            + " [--tls] [--trust PEM-FILE] [--auto-update FARM-URL] [--verbose]";
+    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels", "autoUpdate");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public static AgentConfig parse(String[] args) {
@@ -48,6 +52,8 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         Path spaces = null;
         boolean tls = false;
         Path trust = null;
+        URI autoUpdate = null;
+        boolean verbose = false;
         // The file first, wherever --config stands, so every flag overrides it.
         for (int i = 0; i + 1 < args.length; i++) {
             if (!args[i].equals("--config")) continue;
@@ -61,6 +67,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             if (root.hasNonNull("token") && !root.get("token").asText().isEmpty()) token = root.get("token").asText();
             if (root.hasNonNull("tokenFile")) token = readToken(file.toAbsolutePath().getParent().resolve(root.get("tokenFile").asText()), file + ": tokenFile");
             if (root.hasNonNull("id") && !root.get("id").asText().isBlank()) id = root.get("id").asText();
+            if (root.hasNonNull("autoUpdate")) autoUpdate = farmUrl(root.get("autoUpdate").asText(), file + ": autoUpdate");
             root.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             Path base = file.toAbsolutePath().getParent();
             try {
@@ -75,6 +82,10 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             if (a.equals("--help") || a.equals("-h")) throw new IllegalArgumentException(USAGE);
             if (a.equals("--tls")) {
                 tls = true;
+                continue;
+            }
+            if (a.equals("--verbose")) {
+                verbose = true;
                 continue;
             }
             if (i + 1 >= args.length) throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
@@ -92,6 +103,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
                     if (eq <= 0) throw new IllegalArgumentException("--label: '" + v + "' is not KEY=VALUE");
                     labels.put(v.substring(0, eq), v.substring(eq + 1));
                 }
+                case "--auto-update" -> autoUpdate = farmUrl(v, "--auto-update");
                 case "--trust" -> {
                     trust = Path.of(v);
                     tls = true;
@@ -107,7 +119,8 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         if (coordinators.isEmpty()) throw new IllegalArgumentException("--coordinator is required\n" + USAGE);
         if (token == null || token.isEmpty()) throw new IllegalArgumentException("--token-file (or TUNEFARM_TOKEN) is required\n" + USAGE);
         if (id == null) id = defaultId();
-        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null);
+        return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null,
+                autoUpdate, verbose);
     }
 
     private static JsonNode load(Path file) {
@@ -134,6 +147,17 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             return t;
         } catch (IOException e) {
             throw new IllegalArgumentException(field + ": cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** The farm's REST address, where it serves its agent jar: {@code http(s)://host:port}. */
+    private static URI farmUrl(String v, String field) {
+        try {
+            URI u = new URI(v.endsWith("/") ? v.substring(0, v.length() - 1) : v);
+            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) throw new URISyntaxException(v, "not http(s)://HOST[:PORT]");
+            return u;
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(field + ": '" + v + "' is not the farm's http(s)://HOST:PORT address");
         }
     }
 

@@ -50,6 +50,10 @@ final class DemoCommand implements Callable<Integer> {
                     last = line;
                 }
                 if ("done".equals(s.path("state").asText())) break;
+                if ("cancelled".equals(s.path("state").asText())) {
+                    System.out.println("sweep " + id + " was cancelled; records so far are in " + data.resolve("records.jsonl"));
+                    return SweepWatch.CANCELLED;
+                }
                 Thread.sleep(1000);
             }
             JsonNode table = client.get("/api/table");
