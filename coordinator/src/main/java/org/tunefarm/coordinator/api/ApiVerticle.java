@@ -152,14 +152,17 @@ public final class ApiVerticle extends VerticleBase {
 
     private void submit(RoutingContext ctx) {
         String body = ctx.body().asString(StandardCharsets.UTF_8.name());
-        kernels().onSuccess(kernels -> {
+        // Reading a spec walks its space (strategies list the valid points): seconds for a large
+        // one on a busy board, so off the event loop.
+        kernels().onSuccess(kernels -> vertx.executeBlocking(() -> SweepSpecReader.read(body, kernels), false).onComplete(read -> {
             SweepSpec spec;
             try {
-                spec = SweepSpecReader.read(body, kernels);
+                if (read.failed()) throw read.cause();
+                spec = read.result();
             } catch (SpecException e) {
                 error(ctx, 400, e.field(), e.getMessage());
                 return;
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 // A reader bug, but the body caused it: the client hears 400, we hear about it loudly.
                 refusals.refused("rest", "unexpected", ctx.request().remoteAddress(), String.valueOf(e));
                 LOG.log(Level.SEVERE, "the sweep spec reader failed on a request body", e);
@@ -170,7 +173,7 @@ public final class ApiVerticle extends VerticleBase {
                 ctx.response().setStatusCode(201).putHeader("Location", "/api/sweeps/" + reply.body().getString("id"));
                 ctx.json(reply.body());
             }).onFailure(ctx::fail);
-        }).onFailure(ctx::fail);
+        })).onFailure(ctx::fail);
     }
 
     /**
