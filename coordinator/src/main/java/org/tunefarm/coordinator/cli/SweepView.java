@@ -19,12 +19,14 @@ final class SweepView {
         if (sweeps.isEmpty()) out.println("(no sweeps)");
         for (JsonNode s : sweeps) {
             int measured = 0, budget = 0;
+            boolean unbounded = false;
             for (JsonNode p : s.path("searches")) {
                 measured += p.path("measured").asInt();
                 budget += p.path("budget").asInt();
+                unbounded |= p.path("budget").asInt() == 0;
             }
-            out.printf("%-10s %-10s priority %-4d %-24s %s  %d/%d measured%n", s.path("id").asText(), s.path("state").asText(),
-                    s.path("priority").asInt(), s.path("name").asText(), s.path("kernel").asText(), measured, budget);
+            out.printf("%-10s %-10s priority %-4d %-24s %s  %d/%s measured%n", s.path("id").asText(), s.path("state").asText(),
+                    s.path("priority").asInt(), s.path("name").asText(), s.path("kernel").asText(), measured, unbounded ? "∞" : String.valueOf(budget));
         }
     }
 

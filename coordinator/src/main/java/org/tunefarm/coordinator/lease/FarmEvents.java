@@ -31,7 +31,7 @@ final class FarmEvents {
         if (s.state().equals(was)) return;
         String what = switch (s.state()) {
             case "waiting" -> "accepted, waiting for an agent of a targeted class";
-            case "running" -> "started";
+            case "running" -> "paused".equals(was) ? "resumed" : "started";
             default -> s.state();
         };
         // A restored sweep that is already over is not news.

@@ -229,9 +229,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
                 return;
             }
             if (changes) {
-                dispatcher.apply(c);
-                LOG.info(() -> "sweep " + c.sweepId() + ": " + c.action().name().toLowerCase(java.util.Locale.ROOT)
-                        + (c.action() == SweepControl.Action.PRIORITY ? " " + c.priority() : ""));
+                dispatcher.apply(c); // a change of state is logged as the sweep's event; a priority is not one
+                if (c.action() == SweepControl.Action.PRIORITY) LOG.info(() -> "sweep " + c.sweepId() + ": priority " + c.priority());
             }
             m.reply(new JsonObject(Protocol.write(dispatcher.sweep(c.sweepId()).status(System.currentTimeMillis()))));
         });
