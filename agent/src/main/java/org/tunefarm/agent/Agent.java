@@ -12,6 +12,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.agent.link.BridgeClient;
 import org.tunefarm.agent.link.CredentialFile;
+import org.tunefarm.agent.update.AgentUpdate;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.kernel.CommandKernelDeclaration;
 import org.tunefarm.measure.Measurement;
@@ -19,6 +20,7 @@ import org.tunefarm.measure.SensorReading;
 import org.tunefarm.protocol.Ack;
 import org.tunefarm.protocol.Enroll;
 import org.tunefarm.protocol.Enrolled;
+import org.tunefarm.protocol.BuildVersion;
 import org.tunefarm.protocol.Heartbeat;
 import org.tunefarm.protocol.Lease;
 import org.tunefarm.protocol.Protocol;
@@ -51,6 +53,8 @@ public final class Agent {
     private final Vertx vertx = Vertx.vertx();
     private volatile String currentLease;
     private volatile boolean stopping;
+    private AgentUpdate update;
+    private boolean replaced;
 
     /**
      * @param families       every operation it runs, built-in families and command kernels alike
@@ -67,11 +71,34 @@ public final class Agent {
         this.credentialFile = new CredentialFile(config.credentialFile());
     }
 
-    /** Runs until interrupted or {@link #stop()}. */
+    /**
+     * Checks the farm for a newer agent jar before each connection (at most once a minute, never
+     * during a lease); {@link #run()} returns once the jar was replaced.
+     */
+    public Agent updatingFrom(java.net.URI farm) {
+        java.nio.file.Path jar = BuildVersion.launchJar();
+        if (jar == null) {
+            LOG.warning("--auto-update: this agent does not run from its jar (java -jar), so it cannot replace it; not updating");
+            return this;
+        }
+        update = new AgentUpdate(vertx, farm, config.tls(), jar, BuildVersion.current(), System::currentTimeMillis);
+        return this;
+    }
+
+    /** Whether {@link #run()} returned because the jar was replaced, so the agent must start again. */
+    public boolean replaced() {
+        return replaced;
+    }
+
+    /** Runs until interrupted, {@link #stop()}, or its jar was replaced by auto-update. */
     public void run() throws InterruptedException {
         long backoff = 250;
         int next = 0;
         while (!stopping) {
+            if (update != null && update.replacedIfDue()) {
+                replaced = true;
+                return;
+            }
             String target = config.coordinators().get(next++ % config.coordinators().size());
             BridgeClient link = new BridgeClient(vertx, config.token(), config.tls());
             try {
@@ -79,7 +106,7 @@ public final class Agent {
                 await(link.connect(hp[0], Integer.parseInt(hp[1]), 5_000));
                 link.useToken(credential(link));
                 Registered reg = register(link);
-                LOG.info(() -> "registered with " + target + " as " + reg.agentId() + " in device class " + reg.deviceClass());
+                LOG.info(() -> "registered with " + target + " as " + reg.agentId() + " in device class " + reg.deviceClass() + " (version " + BuildVersion.current() + ")");
                 backoff = 250;
                 work(link, reg);
             } catch (InterruptedException e) {
@@ -118,7 +145,7 @@ public final class Agent {
 
     private Registered register(BridgeClient link) throws Exception {
         try {
-            return Protocol.read(await(link.request(Protocol.REGISTER, new Register(config.agentId(), profile, families, commandKernels), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
+            return Protocol.read(await(link.request(Protocol.REGISTER, new Register(Protocol.VERSION, config.agentId(), profile, families, commandKernels, BuildVersion.current()), REQUEST_TIMEOUT_MS)).encode(), Registered.class);
         } catch (BridgeClient.FarmRefusal r) {
             if (r.code() == 404) {
                 // The farm has no credential for this id (its data was replaced): enroll again.
@@ -154,23 +181,30 @@ public final class Agent {
     /**
      * Measures a lease, reporting each result as it is taken. When the farm refuses a report (the
      * lease expired, another coordinator took the lead) the rest of the lease is abandoned: its
-     * candidates are already back in the queue, so measuring them here would be wasted.
+     * candidates are already back in the queue, so measuring them here would be wasted. When the
+     * farm keeps a report but asks the agent to stop (its sweep was paused or cancelled), the rest
+     * is given up the same way, quietly: that is the operator's wish, not a fault.
      */
     private void measure(BridgeClient link, Lease lease) throws Exception {
         currentLease = lease.leaseId();
         LOG.info(() -> "lease " + lease.leaseId() + ": " + lease.candidates().size() + " candidates of " + lease.key().id());
         List<Exception> failed = new ArrayList<>();
+        String[] stopped = {null};
         try {
             runner.run(lease, m -> {
-                if (!failed.isEmpty()) return;
+                if (!failed.isEmpty() || stopped[0] != null) return;
                 try {
-                    report(link, lease, List.of(m), false);
+                    Ack ack = report(link, lease, List.of(m), false);
+                    if (ack.stopLease()) {
+                        stopped[0] = ack.message();
+                        Thread.currentThread().interrupt(); // stops the batch after this candidate
+                    }
                 } catch (Exception e) {
                     failed.add(e);
                     Thread.currentThread().interrupt(); // stops the batch after this candidate
                 }
             });
-            if (failed.isEmpty()) {
+            if (failed.isEmpty() && stopped[0] == null) {
                 try {
                     report(link, lease, List.of(), true);
                 } catch (BridgeClient.FarmRefusal r) {
@@ -181,6 +215,7 @@ public final class Agent {
             Thread.interrupted(); // clear our own interrupt, the loop goes on
             currentLease = null;
         }
+        if (stopped[0] != null) LOG.info(() -> "lease " + lease.leaseId() + " stopped by the farm: " + stopped[0]);
         if (!failed.isEmpty()) {
             Exception e = failed.get(0);
             if (!(e instanceof BridgeClient.FarmRefusal r) || r.getMessage().contains("agentId:")) throw e; // lost link or forgotten: re-register
@@ -189,14 +224,14 @@ public final class Agent {
     }
 
     /** Sends a report; a farm that cannot make it durable yet (503) gets it again, it is idempotent. */
-    private void report(BridgeClient link, Lease lease, List<Measurement> ms, boolean done) throws Exception {
+    private Ack report(BridgeClient link, Lease lease, List<Measurement> ms, boolean done) throws Exception {
         long backoff = 200;
         for (int attempt = 1; ; attempt++) {
             try {
                 JsonObject reply = await(link.request(Protocol.REPORT, new Report(config.agentId(), lease.leaseId(), ms, done), REQUEST_TIMEOUT_MS));
                 Ack ack = Protocol.read(reply.encode(), Ack.class);
                 if (!ack.ok()) throw new BridgeClient.FarmRefusal(400, "report refused: " + ack.message());
-                return;
+                return ack;
             } catch (BridgeClient.FarmRefusal r) {
                 if (r.code() != 503 || attempt >= 5 || !link.connected()) throw r;
                 Thread.sleep(backoff);

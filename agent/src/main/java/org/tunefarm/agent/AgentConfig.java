@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,18 +29,22 @@ import org.tunefarm.agent.link.LinkTls;
  * @param tls            TLS to the coordinators, or null for plain TCP
  * @param credentialFile where the agent keeps the credential it got when it enrolled (mode 0600);
  *                       by default {@code <state folder>/<id>.credential}
+ * @param autoUpdate     the farm's HTTP address to fetch a newer agent jar from ({@code --auto-update URL}), or null
+ * @param verbose        log the libraries' INFO lines too
  */
 public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels,
-                          List<CommandKernel> commandKernels, Path spaces, LinkTls tls, Path credentialFile) {
+                          List<CommandKernel> commandKernels, Path spaces, LinkTls tls, Path credentialFile,
+                          URI autoUpdate, boolean verbose) {
 
     /** Without command kernels, replayed spaces or TLS, the credential in the default state folder. */
     public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
-        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId));
+        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId), null, false);
     }
 
     static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] [--token-file FILE] [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
-            + " [--tls] [--trust PEM-FILE] [--state DIR] [--credential-file FILE]";
-    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels", "stateDir", "credentialFile");
+            + " [--tls] [--trust PEM-FILE] [--state DIR] [--credential-file FILE] [--auto-update FARM-URL] [--verbose]";
+    private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels", "stateDir",
+            "credentialFile", "autoUpdate");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public static AgentConfig parse(String[] args) {
@@ -52,6 +58,8 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         Path trust = null;
         Path stateDir = null;
         Path credentialFile = null;
+        URI autoUpdate = null;
+        boolean verbose = false;
         // The file first, wherever --config stands, so every flag overrides it.
         for (int i = 0; i + 1 < args.length; i++) {
             if (!args[i].equals("--config")) continue;
@@ -65,6 +73,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             if (root.hasNonNull("token") && !root.get("token").asText().isEmpty()) token = root.get("token").asText();
             if (root.hasNonNull("tokenFile")) token = readToken(file.toAbsolutePath().getParent().resolve(root.get("tokenFile").asText()), file + ": tokenFile");
             if (root.hasNonNull("id") && !root.get("id").asText().isBlank()) id = root.get("id").asText();
+            if (root.hasNonNull("autoUpdate")) autoUpdate = farmUrl(root.get("autoUpdate").asText(), file + ": autoUpdate");
             root.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             Path base = file.toAbsolutePath().getParent();
             if (root.hasNonNull("stateDir") && !root.get("stateDir").asText().isBlank()) stateDir = base.resolve(root.get("stateDir").asText());
@@ -83,6 +92,10 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
                 tls = true;
                 continue;
             }
+            if (a.equals("--verbose")) {
+                verbose = true;
+                continue;
+            }
             if (i + 1 >= args.length) throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
             String v = args[++i];
             switch (a) {
@@ -98,6 +111,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
                     if (eq <= 0) throw new IllegalArgumentException("--label: '" + v + "' is not KEY=VALUE");
                     labels.put(v.substring(0, eq), v.substring(eq + 1));
                 }
+                case "--auto-update" -> autoUpdate = farmUrl(v, "--auto-update");
                 case "--trust" -> {
                     trust = Path.of(v);
                     tls = true;
@@ -117,7 +131,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         if (id == null) id = defaultId();
         if (credentialFile == null) credentialFile = credentialIn(stateDir != null ? stateDir : defaultStateDir(), id);
         return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null,
-                credentialFile.toAbsolutePath().normalize());
+                credentialFile.toAbsolutePath().normalize(), autoUpdate, verbose);
     }
 
     /** One file per agent id, so several agents may share a state folder. */
@@ -159,6 +173,17 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             return t;
         } catch (IOException e) {
             throw new IllegalArgumentException(field + ": cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** The farm's REST address, where it serves its agent jar: {@code http(s)://host:port}. */
+    private static URI farmUrl(String v, String field) {
+        try {
+            URI u = new URI(v.endsWith("/") ? v.substring(0, v.length() - 1) : v);
+            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) throw new URISyntaxException(v, "not http(s)://HOST[:PORT]");
+            return u;
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(field + ": '" + v + "' is not the farm's http(s)://HOST:PORT address");
         }
     }
 

@@ -17,8 +17,10 @@ import org.tunefarm.agent.kernels.KernelFamily;
 import org.tunefarm.agent.kernels.command.CommandKernels;
 import org.tunefarm.agent.kernels.replay.ReplayFamily;
 import org.tunefarm.agent.sensors.Sensors;
+import org.tunefarm.agent.update.Restart;
 import org.tunefarm.agent.worker.WorkerCommand;
 import org.tunefarm.device.DeviceProfile;
+import org.tunefarm.log.OperatorLog;
 import org.tunefarm.replay.ReplaySpaces;
 import org.tunefarm.replay.ReplaySpec;
 
@@ -42,6 +44,7 @@ public final class AgentMain {
             System.exit(2);
             return;
         }
+        OperatorLog.configure(config.verbose());
         WorkerCommand workerCommand = WorkerCommand.current();
         if (config.spaces() != null) {
             List<ReplayFamily> replayed = ReplayFamily.register(config.spaces());
@@ -79,7 +82,12 @@ public final class AgentMain {
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),
                 lease.round(), lease.fidelity()), each);
         Agent agent = new Agent(config, profile, List.copyOf(families), commands.declarations(), leases, sensors::read);
+        if (config.autoUpdate() != null) agent.updatingFrom(config.autoUpdate());
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));
         agent.run();
+        if (agent.replaced()) {
+            agent.close();
+            System.exit(Restart.run(args));
+        }
     }
 }

@@ -132,6 +132,7 @@ public final class Coordinator implements AutoCloseable {
             }
         }
         c.setProperty("hazelcast.shutdownhook.enabled", "false");
+        c.setProperty("hazelcast.phone.home.enabled", "false"); // farms often have no way out, and it is not ours to report
         if (config.clusterName() != null) c.setClusterName(config.clusterName());
         return c;
     }

@@ -111,7 +111,8 @@ final class Leadership {
         } else if (!should && deployment != null) {
             changing = true;
             leading = false;
-            LOG.info("stepping down: another coordinator leads, or the quorum of " + quorum + " is lost");
+            LOG.info(hazelcast.getLifecycleService().isRunning() ? "stepping down: another coordinator leads, or the quorum of " + quorum + " is lost"
+                    : "stepping down: this coordinator is shutting down");
             return vertx.undeploy(deployment).andThen(ar -> {
                 changing = false;
                 deployment = null;

@@ -18,6 +18,12 @@ public final class Protocol {
     /** Bumped on any incompatible change; a message with another version is refused. */
     public static final int VERSION = 1;
 
+    /**
+     * The protocol versions this build accepts from the other side; /api/health shows them, and a
+     * message with any other version is refused with a message that names them.
+     */
+    public static final java.util.List<Integer> ACCEPTED = java.util.List.of(VERSION);
+
     /** An agent registers with its profile and gets its heartbeat period back. */
     public static final String REGISTER = "tunefarm.agent.register";
     /** An agent says it is alive, and what it is doing. */
@@ -88,7 +94,10 @@ public final class Protocol {
         if (node == null || !node.isObject()) throw new ProtocolException("body must be a JSON object");
         JsonNode v = node.get("v");
         if (v == null || !v.isInt()) throw new ProtocolException("v: protocol version is missing");
-        if (v.intValue() != VERSION) throw new ProtocolException("v: protocol version " + v + " is not supported (this farm speaks " + VERSION + ")");
+        if (!ACCEPTED.contains(v.intValue())) {
+            throw new ProtocolException("v: protocol version " + v + " is not supported: this farm accepts " + ACCEPTED
+                    + " (build " + BuildVersion.current() + "); run an agent of a matching version, or start it with --auto-update");
+        }
         try {
             return JSON.treeToValue(node, type);
         } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {

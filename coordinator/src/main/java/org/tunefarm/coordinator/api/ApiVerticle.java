@@ -30,6 +30,7 @@ import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.coordinator.sweep.SweepSpecReader;
 import org.tunefarm.coordinator.table.TableService;
 import org.tunefarm.kernel.KernelCatalog;
+import org.tunefarm.protocol.BuildVersion;
 import org.tunefarm.protocol.Protocol;
 import org.tunefarm.table.BestKernelTable;
 import org.tunefarm.table.TableEntry;
@@ -93,6 +94,7 @@ public final class ApiVerticle extends VerticleBase {
         router.post("/api/sweeps").handler(BodyHandler.create().setBodyLimit(SweepSpecReader.MAX_BYTES).setHandleFileUploads(false))
                 .handler(this::submit);
         router.get("/api/sweeps/:id").handler(access::requireReader).handler(this::sweep);
+        SweepLifecycleRoutes.mount(router, access, vertx, audit);
         router.get("/api/table").handler(access::requireReader).handler(this::table);
         methods(router, "/api/health", "GET");
         methods(router, "/api/agents", "GET");
@@ -158,6 +160,7 @@ public final class ApiVerticle extends VerticleBase {
                         .put("agents", agents.result()).put("repeats", repeats.result()).put("protocol", Protocol.VERSION)
                         .put("quarantined", vertx.sharedData().getLocalMap(org.tunefarm.coordinator.store.Quarantine.COUNTS).getOrDefault("lines", 0))
                         .put("bridge", new JsonObject(new java.util.LinkedHashMap<>(bridgeStats.get())))
+                        .put("protocols", new JsonArray(Protocol.ACCEPTED)).put("version", BuildVersion.current())
                         .mergeIn(replica.get())))
                 .onFailure(ctx::fail);
     }

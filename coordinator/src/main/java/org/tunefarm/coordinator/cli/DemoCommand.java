@@ -33,6 +33,8 @@ final class DemoCommand implements Callable<Integer> {
         String token = "demo-" + java.util.UUID.randomUUID(); // the embedded farm admits only its own agent
         CoordinatorConfig config = CoordinatorConfig.defaults().withDataDir(data).withPorts(FreePort.pick(), FreePort.pick()).withTokens(token, "")
                 .withClusterName("demo-" + ProcessHandle.current().pid());
+        Path alone = aloneHazelcast(data);
+        if (alone != null) config = config.withHazelcast(alone);
         System.out.println("starting an embedded farm: coordinator + 1 agent process (data in " + data.toAbsolutePath() + ")");
         try (Coordinator coordinator = new Coordinator(config).start();
              AgentProcess agent = AgentProcess.start("local-agent", List.of("127.0.0.1:" + config.bridgePort()), token, data.resolve("agent.log"), List.of())) {
@@ -50,6 +52,10 @@ final class DemoCommand implements Callable<Integer> {
                     last = line;
                 }
                 if ("done".equals(s.path("state").asText())) break;
+                if ("cancelled".equals(s.path("state").asText())) {
+                    System.out.println("sweep " + id + " was cancelled; records so far are in " + data.resolve("records.jsonl"));
+                    return SweepWatch.CANCELLED;
+                }
                 Thread.sleep(1000);
             }
             JsonNode table = client.get("/api/table");
@@ -69,6 +75,26 @@ final class DemoCommand implements Callable<Integer> {
                     .append(p.path("measured").asInt()).append('/').append(p.path("budget").asInt());
         }
         return b.toString();
+    }
+
+    /**
+     * The built-in member config, on one free port and joining only itself: the embedded farm has
+     * no one to meet, and knocking on 5701.. of a machine where other farms run only earns warnings.
+     * Null (the default config) if the built-in file no longer reads as expected.
+     */
+    private static Path aloneHazelcast(Path data) throws java.io.IOException {
+        String yaml;
+        try (InputStream in = DemoCommand.class.getResourceAsStream("/hazelcast-default.yaml")) {
+            yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        int port = FreePort.pick();
+        String alone = yaml.replace("      auto-increment: true", "      auto-increment: false").replace("      port: 5701", "      port: " + port)
+                .replace("          - 127.0.0.1\n", "          - 127.0.0.1:" + port + "\n");
+        if (!alone.contains("port: " + port) || !alone.contains("127.0.0.1:" + port) || !alone.contains("auto-increment: false")) return null;
+        Files.createDirectories(data);
+        Path file = data.resolve("hazelcast-demo.yaml");
+        Files.writeString(file, alone);
+        return file;
     }
 
     private static String builtIn() throws java.io.IOException {

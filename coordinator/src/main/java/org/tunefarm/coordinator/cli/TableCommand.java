@@ -7,30 +7,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.tunefarm.protocol.Protocol;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** {@code tunefarm table show|export}: the merged best-kernel table of a running farm. */
 @Command(name = "table", description = "Show or export the best-kernel table of a running farm.", mixinStandardHelpOptions = true)
 final class TableCommand {
 
-    @Option(names = "--api", description = "The farm's REST address (default: ${DEFAULT-VALUE}).", defaultValue = "http://127.0.0.1:8080")
-    String api;
+    @Mixin
+    FarmOptions farm;
 
-    @Option(names = "--token", description = "Read (or admin) token, when the farm protects reads (default: $TUNEFARM_READ_TOKEN).")
+    @Option(names = "--token", scope = ScopeType.INHERIT,
+            description = "Read (or admin) token, when the farm protects reads (default: $TUNEFARM_READ_TOKEN).")
     String token = System.getenv("TUNEFARM_READ_TOKEN");
 
-    @Option(names = "--trust", description = "PEM certificate(s) to trust for an https:// farm (a CA or the coordinator's certificate).")
-    Path trust;
-
-    @Option(names = "--device-class", description = "Only this device class.")
+    @Option(names = "--device-class", scope = ScopeType.INHERIT, description = "Only this device class.")
     String deviceClass;
 
-    @Option(names = "--op", description = "Only this operation, e.g. gemm.")
+    @Option(names = "--op", scope = ScopeType.INHERIT, description = "Only this operation, e.g. gemm.")
     String op;
 
     @Command(name = "show", description = "Print the table.")
-    int show() throws Exception {
-        TablePrinter.print(fetch(), System.out);
+    int show(@Option(names = "--json", description = "Print the table document (schema tunefarm.table/1) instead of text.") boolean json) throws Exception {
+        JsonNode t = fetch();
+        if (json) System.out.println(SweepView.json(t));
+        else TablePrinter.print(t, System.out);
         return 0;
     }
 
@@ -46,6 +48,6 @@ final class TableCommand {
         StringBuilder q = new StringBuilder("/api/table?");
         if (deviceClass != null) q.append("deviceClass=").append(URLEncoder.encode(deviceClass, StandardCharsets.UTF_8)).append('&');
         if (op != null) q.append("op=").append(URLEncoder.encode(op, StandardCharsets.UTF_8));
-        return new FarmClient(api, token, trust).get(q.toString());
+        return new FarmClient(farm.api, token, farm.trust).get(q.toString());
     }
 }

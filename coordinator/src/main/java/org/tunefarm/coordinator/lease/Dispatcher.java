@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.tunefarm.coordinator.sweep.Search;
+import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.coordinator.sweep.SweepRun;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Heartbeat;
@@ -77,6 +78,8 @@ public final class Dispatcher {
     static final int COMPLETED_KEPT = 4096;
     /** When each agent was last published because of a heartbeat. */
     private final Map<String, Long> seenPublished = new HashMap<>();
+    /** Leases lent so far: sweeps of equal priority take turns by when they last got one. */
+    private long turns;
 
     /** A lease and the candidates not yet reported under it. */
     private record Held(Lease lease, Map<Long, Lease.Candidate> open) {}
@@ -140,7 +143,7 @@ public final class Dispatcher {
         if (old != null && old.leaseId() != null) release(old.leaseId()); // it restarted: what it held is lost
         String deviceClass = r.profile().deviceClass();
         AgentInfo a = new AgentInfo(r.agentId(), deviceClass, r.profile(), List.copyOf(families), now, now, null, null, true,
-                old != null ? old.measured() : 0, r.commandKernels());
+                old != null ? old.measured() : 0, r.commandKernels(), r.version());
         agents.put(a.agentId(), a);
         listener.agentChanged(a);
         return new Registered(a.agentId(), deviceClass, heartbeatMs);
@@ -163,9 +166,9 @@ public final class Dispatcher {
         if (a.leaseId() != null) release(a.leaseId()); // asking again means it gave up its lease
         a = agents.get(agentId).seen(now, null, null);
         agents.put(agentId, a);
-        for (SweepRun s : sweeps.values()) {
+        for (SweepRun s : leaseOrder(now)) {
             int vectorBits = a.profile().vectorBits();
-            if (!s.targets(a.deviceClass(), a.families(), a::commandKernel, vectorBits) || s.done(now)) continue;
+            if (!s.targets(a.deviceClass(), a.families(), a::commandKernel, vectorBits)) continue;
             boolean begins = !s.hasClass(a.deviceClass());
             int cores = Math.max(1, a.profile().logicalCores());
             List<Search> searches = s.searches(a.deviceClass(), cores, vectorBits, now);
@@ -185,6 +188,7 @@ public final class Dispatcher {
                 Map<Long, Lease.Candidate> open = new LinkedHashMap<>();
                 for (Lease.Candidate c : cs) open.put(c.index(), c);
                 leases.put(lease.leaseId(), new Held(lease, open));
+                s.leased(++turns);
                 agents.put(agentId, a.withLease(lease.leaseId()));
                 listener.sweepChanged(s);
                 return Work.of(lease);
@@ -192,6 +196,40 @@ public final class Dispatcher {
             if (s.done(now)) listener.sweepChanged(s);
         }
         return Work.none(IDLE_RETRY_MS);
+    }
+
+    /**
+     * The sweeps that may lend work now, in the order they are offered: higher priority first;
+     * among equal priorities, the one that waited longest since its last lease, so they share.
+     */
+    private List<SweepRun> leaseOrder(long now) {
+        return sweeps.values().stream().filter(s -> s.leasable(now))
+                .sorted(java.util.Comparator.comparingInt(SweepRun::priority).reversed().thenComparingLong(SweepRun::lastLeased))
+                .toList();
+    }
+
+    /**
+     * Checks an operator's change against the sweep's state, without applying it.
+     *
+     * @return false when it would change nothing
+     * @throws ProtocolException when there is no such sweep
+     * @throws SweepControl.Refused when the sweep's state forbids it
+     */
+    public boolean allows(SweepControl c) {
+        SweepRun s = sweeps.get(c.sweepId());
+        if (s == null) throw new ProtocolException("id: no sweep with id '" + c.sweepId() + "'");
+        return s.allows(c.action(), c.priority(), clock.getAsLong());
+    }
+
+    /**
+     * Applies a change that is kept in the sweep log. Leases already out are left to their
+     * agents: each is stopped at its next report (see {@link #persisted}), so nothing measured is lost.
+     */
+    public void apply(SweepControl c) {
+        SweepRun s = sweeps.get(c.sweepId());
+        if (s == null) return;
+        s.apply(c);
+        listener.sweepChanged(s);
     }
 
     /**
@@ -234,8 +272,13 @@ public final class Dispatcher {
         return r.measurements();
     }
 
-    /** The report's new measurements are durable: advance the searches and the lease. */
-    public void persisted(Report r, List<Measurement> fresh) {
+    /**
+     * The report's new measurements are durable: advance the searches and the lease.
+     *
+     * @return why the agent should stop measuring the rest of its lease (its sweep was paused or
+     *         cancelled; the lease is ended and its unmeasured candidates go back to the queue), or null
+     */
+    public String persisted(Report r, List<Measurement> fresh) {
         Held held = leases.get(r.leaseId());
         // Durable is durable, even if the lease ran out while the log was syncing: find the sweep
         // from the (checked) measurements, not from the lease, or their candidates are lent again.
@@ -244,9 +287,11 @@ public final class Dispatcher {
         List<Measurement> all = r.measurements();
         SweepRun sweep = held != null ? sweeps.get(held.lease().sweepId()) : all.isEmpty() ? null : sweeps.get(all.get(0).sweepId());
         for (Measurement m : all) if (sweep != null) sweep.recorded(m);
+        String stop = null;
         if (held != null) {
             for (Measurement m : r.measurements()) held.open().remove(m.index());
-            if (r.done() || held.open().isEmpty()) release(r.leaseId());
+            if (sweep != null && (sweep.paused() || sweep.cancelled())) stop = "sweep " + sweep.id() + " is " + (sweep.cancelled() ? "cancelled" : "paused");
+            if (r.done() || held.open().isEmpty() || stop != null) release(r.leaseId());
         }
         AgentInfo a = agents.get(r.agentId());
         if (a != null) {
@@ -255,6 +300,7 @@ public final class Dispatcher {
             listener.agentChanged(b);
         }
         if (sweep != null) listener.sweepChanged(sweep);
+        return stop;
     }
 
     /** Expires overdue leases and agents that stopped sending heartbeats. Called periodically. */

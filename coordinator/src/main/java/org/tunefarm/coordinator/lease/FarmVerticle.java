@@ -18,6 +18,7 @@ import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.coordinator.sweep.SpecException;
+import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.coordinator.sweep.SweepRun;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.coordinator.table.TableService;
@@ -44,6 +45,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     /** Local address REST uses to hand over an accepted sweep spec. */
     public static final String SUBMIT = "tunefarm.local.sweep.submit";
+    /** Where REST hands over an operator's change to a sweep: {@code {id, action, priority}}. */
+    public static final String CONTROL = "tunefarm.local.sweep.control";
     public static final String SWEEPS_MAP = "tunefarm.sweeps";
     public static final String AGENTS_MAP = "tunefarm.agents";
     /** Bad frames refused by the event-bus consumers, for health and tests. */
@@ -67,6 +70,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     };
     /** Enough for every candidate out on lease in a large farm; a retry older than that counts as a repeat. */
     private static final int UNACKNOWLEDGED_KEPT = 100_000;
+    private final FarmEvents events = new FarmEvents();
 
     public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs) {
         this.records = records;
@@ -93,6 +97,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         bus.<JsonObject>consumer(Protocol.PULL, m -> answer(m, () -> dispatcher.pull(read(m, Pull.class).agentId())));
         bus.<JsonObject>consumer(Protocol.REPORT, this::onReport);
         bus.<JsonObject>consumer(SUBMIT, this::onSubmit);
+        bus.<JsonObject>consumer(CONTROL, this::onControl);
         bus.<JsonObject>localConsumer(ReplicaVerticle.COPIED, this::onCopied);
         vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
         LOG.info("dispatching: this coordinator leads the farm");
@@ -117,6 +122,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     private List<TableEntry> restore() throws Exception {
         List<SweepLog.Entry> entries = sweepLog.read();
         for (SweepLog.Entry e : entries) if (e.spec() != null) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
+        for (SweepControl c : sweepLog.controls()) dispatcher.apply(c);
         List<TableEntry> changed = new ArrayList<>();
         records.replay(m -> {
             dispatcher.replay(m);
@@ -172,13 +178,13 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             if (fresh.size() < checked.size()) {
                 vertx.sharedData().getCounter(REPEATS_COUNTER).compose(c -> c.addAndGet(checked.size() - fresh.size()));
             }
-            dispatcher.persisted(report, fresh);
+            String stop = dispatcher.persisted(report, fresh);
             List<TableEntry> changed = fold(ar.result());
             // The records are durable, so the ack does not depend on the publish; waiting for it
             // gives the agent's operator read-your-writes on the table.
             table.publish(changed).onComplete(p -> {
                 if (p.failed()) LOG.log(Level.WARNING, "table publish failed", p.cause());
-                m.reply(json(Ack.ok(fresh.size())));
+                m.reply(json(stop == null ? Ack.ok(fresh.size()) : Ack.stop(fresh.size(), stop)));
             });
         });
     }
@@ -246,6 +252,41 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         });
     }
 
+    /**
+     * An operator's change to a sweep: checked against its state, kept in the sweep log here and on
+     * a peer, then applied, so a restart or a new leader sees the same sweep. Replies its status.
+     */
+    private void onControl(Message<JsonObject> m) {
+        SweepControl c;
+        boolean changes;
+        try {
+            SweepControl.Action action = SweepControl.Action.valueOf(m.body().getString("action", ""));
+            c = new SweepControl(m.body().getString("id"), System.currentTimeMillis(), action, m.body().getInteger("priority", 0));
+            changes = dispatcher.allows(c);
+        } catch (ProtocolException e) {
+            m.fail(404, e.getMessage());
+            return;
+        } catch (SweepControl.Refused e) {
+            m.fail(409, e.getMessage());
+            return;
+        } catch (IllegalArgumentException | ClassCastException e) {
+            m.fail(400, "action: " + e.getMessage());
+            return;
+        }
+        Future<Void> kept = changes ? replication.append(c) : Future.succeededFuture();
+        kept.onComplete(ar -> {
+            if (ar.failed()) {
+                m.fail(500, "sweep log append failed: " + ar.cause().getMessage());
+                return;
+            }
+            if (changes) {
+                dispatcher.apply(c); // a change of state is logged as the sweep's event; a priority is not one
+                if (c.action() == SweepControl.Action.PRIORITY) LOG.info(() -> "sweep " + c.sweepId() + ": priority " + c.priority());
+            }
+            m.reply(new JsonObject(Protocol.write(dispatcher.sweep(c.sweepId()).status(System.currentTimeMillis()))));
+        });
+    }
+
     /** Work of one call of a record's kernel: from its sweep's family, which knows command kernels too. */
     private double flops(Measurement m) {
         SweepRun s = dispatcher.sweep(m.sweepId());
@@ -254,6 +295,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     @Override public void agentChanged(AgentInfo agent) {
+        events.agent(agent);
         put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
     }
 
@@ -268,7 +310,9 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     @Override public void sweepChanged(SweepRun sweep) {
-        put(SWEEPS_MAP, sweep.id(), Protocol.write(sweep.status(System.currentTimeMillis())));
+        SweepRun.Status status = sweep.status(System.currentTimeMillis());
+        events.sweep(status);
+        put(SWEEPS_MAP, sweep.id(), Protocol.write(status));
     }
 
     private void put(String map, String key, String value) {

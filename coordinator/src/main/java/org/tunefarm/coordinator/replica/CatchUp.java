@@ -16,6 +16,7 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
+import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Protocol;
 
@@ -134,6 +135,8 @@ public final class CatchUp {
             JsonArray sw = reply.getJsonArray("sweeps", new JsonArray());
             return vertx.executeBlocking(() -> {
                 for (int i = 0; i < sw.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
+                JsonArray cs = reply.getJsonArray("controls", new JsonArray());
+                for (int i = 0; i < cs.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(cs.getJsonObject(i).encode(), SweepControl.class));
                 return records.append(ms);
             }).compose(copied -> {
                 ReplicaVerticle.announce(vertx, copied);

@@ -12,6 +12,7 @@ import java.util.logging.Logger;
 import org.tunefarm.coordinator.store.RecordPage;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
+import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Protocol;
 
@@ -82,8 +83,16 @@ public final class ReplicaVerticle extends VerticleBase {
         });
     }
 
+    /** Key of a sweep-log copy that carries an operator's change rather than a sweep. */
+    static final String CONTROL = "control";
+
     private void onSweep(Message<JsonObject> m) {
         vertx.executeBlocking(() -> {
+            if (m.body().containsKey(CONTROL)) {
+                SweepControl c = Protocol.JSON.readValue(m.body().getJsonObject(CONTROL).encode(), SweepControl.class);
+                sweeps.appendIfAbsent(c);
+                return c.sweepId();
+            }
             SweepLog.Entry e = Protocol.JSON.readValue(m.body().encode(), SweepLog.Entry.class);
             sweeps.appendIfAbsent(e);
             return e.id();
@@ -117,6 +126,9 @@ public final class ReplicaVerticle extends VerticleBase {
                 JsonArray sw = new JsonArray();
                 for (SweepLog.Entry e : sweeps.read()) sw.add(new JsonObject(Protocol.write(e)));
                 reply.put("sweeps", sw);
+                JsonArray cs = new JsonArray();
+                for (SweepControl c : sweeps.controls()) cs.add(new JsonObject(Protocol.write(c)));
+                reply.put("controls", cs);
             }
             return reply;
         }).onComplete(ar -> {

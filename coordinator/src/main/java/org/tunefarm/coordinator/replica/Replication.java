@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
+import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Protocol;
 
@@ -67,6 +68,14 @@ public final class Replication {
             sweeps.appendIfAbsent(e);
             return null;
         }).compose(v -> toOnePeer(ReplicaVerticle::sweepsAddress, new JsonObject(Protocol.write(e))));
+    }
+
+    /** Makes an operator's change to a sweep durable here and on a peer. */
+    public Future<Void> append(SweepControl c) {
+        return vertx.executeBlocking(() -> {
+            sweeps.appendIfAbsent(c);
+            return null;
+        }).compose(v -> toOnePeer(ReplicaVerticle::sweepsAddress, new JsonObject().put(ReplicaVerticle.CONTROL, new JsonObject(Protocol.write(c)))));
     }
 
     private interface AddressOf {

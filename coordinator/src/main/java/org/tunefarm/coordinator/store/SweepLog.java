@@ -10,6 +10,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.protocol.Protocol;
 
@@ -18,7 +20,9 @@ import org.tunefarm.protocol.Protocol;
  * so a restarted farm knows what it was asked to do and resumes it from the record log. It also
  * keeps when each device class's searches of a sweep began, and on how many cores: that fixes
  * the class's search space and its time window, so a restarted or new leader rebuilds the same
- * searches (and keeps their deadlines) before any agent of the class is back.
+ * searches (and keeps their deadlines) before any agent of the class is back. Operators' changes
+ * to a sweep (pause, resume, cancel, priority) are lines of the same file, {@code {"control": {...}}},
+ * so the sweeps and their changes travel and restore together.
  *
  * <p>Opened like the record log: a torn last line is cut, any other unreadable line goes to the
  * quarantine beside it. A torn last line is also cut before each append, so an append never
@@ -26,6 +30,7 @@ import org.tunefarm.protocol.Protocol;
  */
 public final class SweepLog {
     private static final Logger LOG = Logger.getLogger(SweepLog.class.getName());
+    private static final String CONTROL = "control";
 
     /**
      * One accepted sweep ({@code spec} set), or the start of a device class's searches in sweep
@@ -60,7 +65,7 @@ public final class SweepLog {
     public SweepLog(Path file) throws IOException {
         this.file = file;
         this.quarantine = new Quarantine(file);
-        LineScan.open(file, quarantine, line -> LineScan.strict(line, Entry.class));
+        LineScan.open(file, quarantine, SweepLog::parse);
     }
 
     /** Where this log keeps the lines it could not read. */
@@ -75,10 +80,26 @@ public final class SweepLog {
     }
 
     public synchronized void append(Entry e) throws IOException {
+        write(Protocol.write(e));
+    }
+
+    /** Keeps an operator's change unless the same change is already kept (copies arrive more than once). */
+    public synchronized void appendIfAbsent(SweepControl c) throws IOException {
+        if (controls().contains(c)) return;
+        write(Protocol.write(java.util.Map.of(CONTROL, c)));
+    }
+
+    /** A line of this log: an operator's change, or an entry. Strict, so a damaged line is refused whole. */
+    private static Object parse(String line) throws IOException {
+        JsonNode n = LineScan.strict(line, JsonNode.class);
+        return n.has(CONTROL) ? Protocol.JSON.treeToValue(n.get(CONTROL), SweepControl.class) : Protocol.JSON.treeToValue(n, Entry.class);
+    }
+
+    private void write(String line) throws IOException {
         boolean created = !Files.exists(file);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             cutTornTail(ch);
-            ByteBuffer buf = ByteBuffer.wrap((Protocol.write(e) + "\n").getBytes(StandardCharsets.UTF_8));
+            ByteBuffer buf = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
             ch.position(ch.size());
             while (buf.hasRemaining()) ch.write(buf);
             ch.force(false);
@@ -116,9 +137,37 @@ public final class SweepLog {
         ch.force(true);
     }
 
-    /** Every readable entry, in append order; a line damaged since the log was opened is skipped. */
+    /** Every readable entry (sweeps and class starts), in append order; a line damaged since the log was opened is skipped. */
     public synchronized List<Entry> read() throws IOException {
         List<Entry> out = new ArrayList<>();
+        for (JsonNode n : lines()) {
+            if (n.has(CONTROL)) continue;
+            try {
+                out.add(Protocol.JSON.treeToValue(n, Entry.class));
+            } catch (IOException ex) {
+                LOG.warning(() -> file + ": skipping an unreadable sweep line: " + ex.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** The operators' changes, in the order they were accepted (by the leader's clock, then as kept). */
+    public synchronized List<SweepControl> controls() throws IOException {
+        List<SweepControl> out = new ArrayList<>();
+        for (JsonNode n : lines()) {
+            if (!n.has(CONTROL)) continue;
+            try {
+                out.add(Protocol.JSON.treeToValue(n.get(CONTROL), SweepControl.class));
+            } catch (IOException ex) {
+                LOG.warning(() -> file + ": skipping an unreadable sweep change: " + ex.getMessage());
+            }
+        }
+        out.sort(java.util.Comparator.comparingLong(SweepControl::at)); // stable: equal times keep their order
+        return out;
+    }
+
+    private List<JsonNode> lines() throws IOException {
+        List<JsonNode> out = new ArrayList<>();
         if (!Files.exists(file)) return out;
         String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
         int lineStart = 0;
@@ -126,7 +175,7 @@ public final class SweepLog {
             String line = text.substring(lineStart, i);
             if (line.isBlank()) continue;
             try {
-                out.add(Protocol.JSON.readValue(line, Entry.class));
+                out.add(Protocol.JSON.readTree(line));
             } catch (IOException ex) {
                 LOG.warning(() -> file + ": skipping an unreadable sweep line (quarantined at the next start)");
             }

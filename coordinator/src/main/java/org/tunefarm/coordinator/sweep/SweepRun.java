@@ -32,6 +32,11 @@ public final class SweepRun {
      * hold every measurement in memory until an agent of the class pulls.
      */
     private final Map<String, List<Outcome>> backlog = new LinkedHashMap<>();
+    private boolean paused;
+    private boolean cancelled;
+    private int priority;
+    /** When this sweep last got a lease, in the dispatcher's count: equal priorities take turns by it. */
+    private long lastLeased;
 
     public SweepRun(String id, SweepSpec spec, long createdAt) {
         this.id = id;
@@ -40,6 +45,60 @@ public final class SweepRun {
         // A command kernel's declaration travels in the spec, so a restarted coordinator can resume
         // the sweep (and price its records in GFLOP/s) before any agent has re-registered.
         this.family = spec.command() != null ? new CommandKernelSpec(spec.command()) : KernelSpecs.get(spec.kernel());
+        this.priority = spec.priority();
+    }
+
+    public int priority() { return priority; }
+
+    public boolean paused() { return paused; }
+
+    public boolean cancelled() { return cancelled; }
+
+    /** Whether agents may be lent this sweep's work now. */
+    public boolean leasable(long now) {
+        return !paused && !cancelled && !done(now);
+    }
+
+    public long lastLeased() { return lastLeased; }
+
+    /** A lease of this sweep went out; {@code turn} grows with every lease the farm lends. */
+    public void leased(long turn) {
+        lastLeased = turn;
+    }
+
+    /**
+     * Checks that a change can be made now.
+     *
+     * @return false when it would change nothing (pausing a paused sweep), so it need not be kept
+     * @throws SweepControl.Refused naming the state that forbids it
+     */
+    public boolean allows(SweepControl.Action a, int newPriority, long now) {
+        if (cancelled) {
+            if (a == SweepControl.Action.CANCEL) return false;
+            throw new SweepControl.Refused("state: sweep " + id + " is cancelled");
+        }
+        return switch (a) {
+            case PAUSE -> {
+                if (done(now)) throw new SweepControl.Refused("state: sweep " + id + " is done");
+                yield !paused;
+            }
+            case RESUME -> paused;
+            case CANCEL -> {
+                if (done(now)) throw new SweepControl.Refused("state: sweep " + id + " is done");
+                yield true;
+            }
+            case PRIORITY -> newPriority != priority;
+        };
+    }
+
+    /** Applies a kept change (now, or from the sweep log after a restart). */
+    public void apply(SweepControl c) {
+        switch (c.action()) {
+            case PAUSE -> paused = true;
+            case RESUME -> paused = false;
+            case CANCEL -> cancelled = true;
+            case PRIORITY -> priority = c.priority();
+        }
     }
 
     /** The kernel family the sweep tunes. */
@@ -131,9 +190,23 @@ public final class SweepRun {
 
     public Status status(long now) {
         List<Search.Progress> ps = byClass.values().stream().flatMap(List::stream).map(s -> s.progress(now)).toList();
-        return new Status(id, spec.name(), spec.kernel(), done(now) ? "done" : byClass.isEmpty() ? "waiting" : "running", createdAt, ps, spec);
+        return new Status(id, spec.name(), spec.kernel(), state(now), priority, createdAt, ps, spec);
     }
 
-    /** A sweep as REST shows it. */
-    public record Status(String id, String name, String kernel, String state, long createdAt, List<Search.Progress> searches, SweepSpec spec) {}
+    /** cancelled, done, paused, waiting (no agent of a targeted class yet) or running. */
+    public String state(long now) {
+        if (cancelled) return "cancelled";
+        if (done(now)) return "done";
+        if (paused) return "paused";
+        return byClass.isEmpty() ? "waiting" : "running";
+    }
+
+    /**
+     * A sweep as REST shows it.
+     *
+     * @param state    {@code waiting}, {@code running}, {@code paused}, {@code cancelled} or {@code done}
+     * @param priority higher leases first among sweeps that share agents
+     */
+    public record Status(String id, String name, String kernel, String state, int priority, long createdAt, List<Search.Progress> searches,
+                         SweepSpec spec) {}
 }

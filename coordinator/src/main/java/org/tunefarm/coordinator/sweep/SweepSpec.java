@@ -17,20 +17,22 @@ import org.tunefarm.measure.MeasureSettings;
  * @param batchSize     candidates per lease
  * @param fidelity      noise guards: CV retakes and finalists (the measure section's maxCv, maxRetakes, finalists)
  * @param command       for a command kernel, the declaration the sweep was accepted against; null for a built-in family
+ * @param priority      among sweeps that share agents, higher leases first; equal ones take turns (default 0)
  */
 public record SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes,
                         Map<String, List<Object>> space, List<String> constraints, StrategySpec strategy,
                         MeasureSettings measure, List<String> deviceClasses, int batchSize, Fidelity fidelity,
-                        CommandKernelDeclaration command) {
+                        CommandKernelDeclaration command, Integer priority) {
 
     public SweepSpec {
         if (fidelity == null) fidelity = Fidelity.DEFAULTS;
+        if (priority == null) priority = 0; // sweeps logged before priorities existed
     }
 
     /** A sweep of a built-in family with the default noise guards. */
     public SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes, Map<String, List<Object>> space,
                      List<String> constraints, StrategySpec strategy, MeasureSettings measure, List<String> deviceClasses, int batchSize) {
-        this(name, kernel, dtype, shapes, space, constraints, strategy, measure, deviceClasses, batchSize, Fidelity.DEFAULTS, null);
+        this(name, kernel, dtype, shapes, space, constraints, strategy, measure, deviceClasses, batchSize, Fidelity.DEFAULTS, null, 0);
     }
 
     /**

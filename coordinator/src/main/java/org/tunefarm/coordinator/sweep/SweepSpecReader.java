@@ -40,7 +40,7 @@ public final class SweepSpecReader {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().streamReadConstraints(LIMITS)
             .loaderOptions(yamlLimits()).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
-    private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "workload", "layers", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize");
+    private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "workload", "layers", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize", "priority");
 
     private SweepSpecReader() {}
 
@@ -140,8 +140,9 @@ public final class SweepSpecReader {
         MeasureSettings measure = measure(root.get("measure"));
         List<String> classes = strings(root.get("deviceClasses"), "deviceClasses");
         int batchSize = integer(root, "batchSize", 8, 1, 1000);
+        int priority = integer(root, "priority", 0, -SweepControl.MAX_PRIORITY, SweepControl.MAX_PRIORITY);
         CommandKernelDeclaration command = family instanceof CommandKernelSpec c ? c.declaration() : null;
-        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize, fidelity(root.get("measure")), command);
+        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize, fidelity(root.get("measure")), command, priority);
     }
 
     /** The named catalog entry, or null when the spec lists its shapes. */

@@ -13,6 +13,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tunefarm.coordinator.sweep.SweepControl;
+import org.tunefarm.coordinator.sweep.SweepControl.Action;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.coordinator.sweep.SweepSpecReader;
 import org.tunefarm.protocol.Protocol;
@@ -78,5 +80,26 @@ class SweepLogTest {
         assertEquals(new SweepLog.ClassStart("zen3-2c", 2, 256), read.get(1).classStart());
         assertEquals(5_000, read.get(1).createdAt());
         assertEquals(new SweepLog.ClassStart("a76-4c", 4, 128), read.get(2).classStart());
+    }
+
+    /** Sweeps and the operators' changes to them share one file and come back apart, in order, once each. */
+    @Test void changesAreKeptBesideTheirSweepOnceEachAndInTheLeadersOrder() throws Exception {
+        SweepLog log = new SweepLog(dir.resolve("sweeps.jsonl"));
+        var spec = SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\npriority: 3\n");
+        log.append(new SweepLog.Entry("s1", 10, spec));
+        SweepControl pause = new SweepControl("s1", 20, Action.PAUSE, 0);
+        SweepControl resume = new SweepControl("s1", 30, Action.RESUME, 0);
+        SweepControl priority = new SweepControl("s1", 25, Action.PRIORITY, 9);
+        log.appendIfAbsent(pause);
+        log.appendIfAbsent(resume);
+        log.appendIfAbsent(pause); // a copy arriving twice
+        log.appendIfAbsent(priority); // copied late from another coordinator: ordered by its time
+        Files.writeString(dir.resolve("sweeps.jsonl"), "{\"control\": {\"sweep", StandardOpenOption.APPEND); // torn last line
+
+        SweepLog again = new SweepLog(dir.resolve("sweeps.jsonl"));
+        assertEquals(1, again.read().size());
+        assertEquals(3, again.read().get(0).spec().priority());
+        assertEquals(List.of(pause, priority, resume), again.controls());
+        assertEquals(0, again.quarantine().count(), "change lines are not damage");
     }
 }
