@@ -145,7 +145,8 @@
             <span class="muted">${q.measured}${q.budget > 0 ? " / " + q.budget : ""} measured${q.pending ? ", " + q.pending + " out" : ""}</span>` : "";
         rows.push(`<tr class="${key && key === search.key ? "selected" : ""} ${key ? "pick" : ""}" data-key="${esc(key || "")}">
           ${i === 0 ? `<td rowspan="${searches.length}"><b>${esc(s.name)}</b><br><span class="mono muted">${esc(s.id)}</span></td>
-            <td rowspan="${searches.length}">${esc(s.kernel)}</td><td rowspan="${searches.length}"><span class="pill ${esc(s.state)}">${esc(s.state)}</span></td>` : ""}
+            <td rowspan="${searches.length}">${esc(s.kernel)}</td><td rowspan="${searches.length}"><span class="pill ${esc(s.state)}">${esc(s.state)}</span>${s.priority ? ` <span class="muted">priority ${s.priority}</span>` : ""}
+              <div class="actions">${actions(s)}</div></td>` : ""}
           <td>${q ? `<span class="mono clip" title="${esc(q.deviceClass)}">${esc(short(q.deviceClass))}</span> · ${esc(q.kernel)}` : '<span class="muted">waiting for an agent</span>'}</td>
           <td class="progress-col">${progress}</td>
           <td class="num">${q ? q.rate.toFixed(2) : ""}</td>
@@ -156,7 +157,39 @@
     fill("sweeps", rows, 8, "no sweeps yet");
   }
 
+  /** The lifecycle buttons a sweep's state allows. */
+  function actions(s) {
+    const allowed = { running: ["pause", "cancel"], waiting: ["pause", "cancel"], paused: ["resume", "cancel"] }[s.state] || [];
+    return allowed.map((a) => `<button type="button" class="small ${a}" data-action="${a}" data-sweep="${esc(s.id)}">${a}</button>`).join(" ");
+  }
+
+  // A write: sent with the admin token when the tab has one; a farm on loopback without an admin
+  // token takes writes without one. A 401 or 403 asks for the token and sends again.
+  const ADMIN_KEY = "tunefarm.adminToken";
+  let pendingAction = null;
+  async function control(sweep, action) {
+    const t = sessionStorage.getItem(ADMIN_KEY);
+    const r = await fetch(`/api/sweeps/${encodeURIComponent(sweep)}/${action}`, { method: "POST", headers: t ? { Authorization: "Bearer " + t } : {} });
+    if (r.status === 401 || r.status === 403) {
+      pendingAction = [sweep, action];
+      document.getElementById("admin").classList.remove("hidden");
+      document.getElementById("admin-error").textContent = t ? "that token was refused" : "";
+      document.getElementById("admin-token").focus();
+      return;
+    }
+    if (!r.ok) { const e = await r.json(); alertLine(`${action} ${sweep}: ${e.error}`); }
+  }
+  document.getElementById("admin-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    sessionStorage.setItem(ADMIN_KEY, document.getElementById("admin-token").value.trim());
+    document.getElementById("admin").classList.add("hidden");
+    if (pendingAction) { const [s, a] = pendingAction; pendingAction = null; control(s, a); }
+  });
+  function alertLine(text) { setLive(text, "bad"); setTimeout(() => setLive("live", "ok"), 5000); }
+
   document.querySelector("#sweeps tbody").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-action]");
+    if (b) { e.stopPropagation(); control(b.dataset.sweep, b.dataset.action); return; }
     const tr = e.target.closest("tr.pick");
     if (tr) selectSearch(tr.dataset.key);
   });

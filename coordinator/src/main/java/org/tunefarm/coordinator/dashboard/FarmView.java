@@ -117,7 +117,7 @@ public final class FarmView {
         JsonObject spec = s.getJsonObject("spec", new JsonObject());
         Map<String, Integer> failures = new TreeMap<>(tally.failures(id));
         return new JsonObject().put("id", id).put("name", s.getString("name")).put("kernel", s.getString("kernel"))
-                .put("state", s.getString("state")).put("createdAt", s.getLong("createdAt"))
+                .put("state", s.getString("state")).put("priority", s.getValue("priority")).put("createdAt", s.getLong("createdAt"))
                 .put("strategy", spec.getJsonObject("strategy")).put("rate", tally.rate(id, now))
                 .put("failures", new JsonObject(new java.util.LinkedHashMap<>(failures))).put("searches", searches);
     }
