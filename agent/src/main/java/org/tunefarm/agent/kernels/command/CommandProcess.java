@@ -86,15 +86,26 @@ final class CommandProcess {
             killTree(p);
             throw e;
         }
-        // Also after a clean exit: whatever it left running in its group must not outlive it.
-        killTree(p);
+        // Also after a clean exit: whatever it left running in its group must not outlive it. The
+        // Process object itself is destroyed only once its pipes are drained: destroying it closes
+        // them, and output the readers had not taken yet (a failing build's error) would be lost.
+        killGroup(p);
         out.awaitEnd(DRAIN_MS);
         err.awaitEnd(DRAIN_MS);
+        p.destroyForcibly();
+        p.waitFor(2, TimeUnit.SECONDS);
         return new Exit(exited ? p.exitValue() : -1, !exited, null, out.text(STDOUT_KEEP), err.text(STDERR_KEEP));
     }
 
-    /** Kills the program's process group (it leads one under setsid) and every descendant still attached. */
+    /** Kills the program, its process group (it leads one under setsid) and every descendant still attached. */
     static void killTree(Process p) throws InterruptedException {
+        killGroup(p);
+        p.destroyForcibly();
+        p.waitFor(2, TimeUnit.SECONDS);
+    }
+
+    /** Kills the program's process group and its descendants, leaving the program's own pipes open to drain. */
+    private static void killGroup(Process p) throws InterruptedException {
         List<ProcessHandle> descendants = p.descendants().toList();
         if (SETSID != null && KILL != null) {
             try {
@@ -105,8 +116,6 @@ final class CommandProcess {
             }
         }
         descendants.forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        p.waitFor(2, TimeUnit.SECONDS);
     }
 
     private static Path firstExecutable(String... candidates) {
