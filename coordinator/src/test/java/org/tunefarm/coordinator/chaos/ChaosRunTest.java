@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledged may be lost, nothing recorded twice, and every coordinator must end with every record.
  */
 class ChaosRunTest {
-    @TempDir Path dir;
+    @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS) Path dir;
 
     @Test void killsLoseAndDuplicateNothing() throws Exception {
         ChaosAudit.Outcome o = new ChaosRun(new ChaosRun.Settings(2, 3, 20, 1, 300, 7, 7, dir), System.out).run();
