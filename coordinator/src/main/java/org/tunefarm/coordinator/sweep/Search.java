@@ -41,6 +41,8 @@ public final class Search {
     private final Set<Long> recorded = new HashSet<>();
     private final Set<Long> proposed = new HashSet<>();
     private boolean baselineRecorded;
+    /** Whether the strategy has heard how the default point did (from the baseline, or an old candidate record). */
+    private boolean defaultTold;
     private boolean baselineOut;
     private boolean exhausted;
     private int failures;
@@ -75,6 +77,11 @@ public final class Search {
             d = -1;
         }
         defaultIndex = d;
+        // The default point is measured as the baseline, never lent again as a candidate: held back
+        // from the strategy's proposals from the start, so whether it was proposed before the
+        // baseline came back (and measured twice) no longer depends on timing, and a restored
+        // baseline record cannot claim a default candidate whose own lease was lost.
+        if (defaultIndex >= 0) proposed.add(defaultIndex);
     }
 
     public KernelKey key() { return key; }
@@ -189,8 +196,11 @@ public final class Search {
         if (m.index() == Candidate.BASELINE) {
             baselineRecorded = true;
             baselineOut = false;
-            // The baseline is a point of the space too: the strategy learns from it and it is not lent again.
-            if (defaultIndex >= 0 && proposed.add(defaultIndex)) strategy.tell(defaultIndex, result(m));
+            // The baseline is a point of the space too: the strategy learns from it, once.
+            if (defaultIndex >= 0 && !defaultTold) {
+                defaultTold = true;
+                strategy.tell(defaultIndex, result(m));
+            }
             return;
         }
         outstanding.remove(m.index());
@@ -199,7 +209,9 @@ public final class Search {
             proposed.add(m.index());
             if (m.status() != Status.OK) failures++;
             else if (m.ok()) okMedians.put(m.index(), m.medianNs());
-            strategy.tell(m.index(), result(m));
+            // A log written before the default was held back may hold it as a candidate too.
+            if (m.index() != defaultIndex || !defaultTold) strategy.tell(m.index(), result(m));
+            if (m.index() == defaultIndex) defaultTold = true;
         }
     }
 
