@@ -129,6 +129,7 @@ public final class Search {
         for (long i : next) if (proposed.add(i)) retry.add(new Candidate(i, space.config(i)));
     }
 
+    /** The budget counts the baseline too: it is a point of the space (held in {@code proposed} from the start). */
     private int budgetLeft() {
         if (budget == 0) return Integer.MAX_VALUE;
         return Math.max(0, budget - proposed.size());
