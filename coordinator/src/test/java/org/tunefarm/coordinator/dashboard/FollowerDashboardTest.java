@@ -110,7 +110,14 @@ class FollowerDashboardTest {
         assertTrue(points.size() >= 20, "every trial and the baseline: " + points.size());
         assertTrue(points.stream().map(JsonObject.class::cast).allMatch(p -> p.getString("agent").equals("lead-board") && p.getString("sweep").equals(id)));
 
-        JsonObject state = firstState(follower);
+        // The feed's view is refreshed once a second: the sweep's end reaches it within one refresh.
+        JsonObject[] latest = new JsonObject[1];
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            latest[0] = firstState(follower);
+            return latest[0].getJsonArray("sweeps").stream().map(JsonObject.class::cast)
+                    .anyMatch(x -> x.getString("id").equals(id) && x.getString("state").equals("done"));
+        });
+        JsonObject state = latest[0];
         JsonObject a = state.getJsonArray("agents").getJsonObject(0);
         assertEquals("lead-board", a.getString("id"));
         assertTrue(List.of("idle", "measuring").contains(a.getString("state")), a.encode());
