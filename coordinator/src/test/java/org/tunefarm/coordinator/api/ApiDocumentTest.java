@@ -17,7 +17,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -44,13 +46,20 @@ import org.tunefarm.protocol.Protocol;
 class ApiDocumentTest {
     static final String ADMIN = "doc-admin";
     static final String READ = "doc-read";
+    static final String AGENT_JAR = "tunefarm.agentJar";
     @TempDir static Path data;
     static Coordinator coordinator;
     static ApiVerticle api;
     static JsonNode document;
     static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    static String previousAgentJar;
+
     @BeforeAll static void start() throws Exception {
+        // `mvn test` compiles the agent but does not package it: the install routes serve a stand-in
+        // jar (its bytes are not what this test checks), so they answer here as in a packaged farm.
+        Path jar = Files.write(Files.createDirectories(data.resolve("served")).resolve("tunefarm-agent.jar"), new byte[] {'P', 'K', 5, 6}, StandardOpenOption.CREATE_NEW);
+        previousAgentJar = System.setProperty(AGENT_JAR, jar.toString());
         CoordinatorConfig c = TestFarm.config(data).withTokens("farm", ADMIN);
         c = c.withDoor(c.door().withReadToken(READ));
         coordinator = new Coordinator(c).start();
@@ -62,6 +71,8 @@ class ApiDocumentTest {
 
     @AfterAll static void stop() throws Exception {
         if (coordinator != null) coordinator.close();
+        if (previousAgentJar == null) System.clearProperty(AGENT_JAR);
+        else System.setProperty(AGENT_JAR, previousAgentJar);
     }
 
     /** Router paths in the document's spelling: {@code :id} becomes {@code {id}}, a wildcard ({@code /assets/}) {@code {file}}. */
