@@ -57,7 +57,8 @@ public final class FarmId {
      * member holding it gone at once), this coordinator offers the id it agreed on at start again.
      */
     public Future<String> current() {
-        return map(vertx).compose(m -> m.putIfAbsent(KEY, agreed)).map(held -> held != null ? held : agreed);
+        return map(vertx).compose(m -> m.get(KEY).compose(id -> id != null ? Future.succeededFuture(id)
+                : m.putIfAbsent(KEY, agreed).map(held -> held != null ? held : agreed)));
     }
 
     /**
