@@ -38,8 +38,8 @@ import org.tunefarm.coordinator.store.SweepLog;
 /**
  * One coordinator: an embedded Hazelcast member, clustered Vert.x on top of it, a full replica
  * of the records and sweeps, the agent bridge and the REST API; and, on the one coordinator that
- * leads, the farm verticle that dispatches. The agents' credentials and the audit log live in its
- * data folder beside the records. Every coordinator also serves the dashboard and
+ * leads, the farm verticle that dispatches. The agents' credentials, the audit log and the farm's
+ * id ({@link FarmId}) live in its data folder beside the records. Every coordinator also serves the dashboard and
  * {@code /metrics}, from the cluster maps and its own replica.
  */
 public final class Coordinator implements AutoCloseable {
@@ -87,6 +87,7 @@ public final class Coordinator implements AutoCloseable {
             watch.appended(fresh, nanos);
         }));
         SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
+        FarmId farmId = await(FarmId.agree(vertx, config.dataDir()));
         // Lines held in quarantine stay counted until an operator deals with them (and removes the file).
         vertx.sharedData().getLocalMap(Quarantine.COUNTS).put("lines", log.quarantine().count() + sweeps.quarantine().count());
         String nodeId = cluster.getNodeId();
@@ -114,7 +115,7 @@ public final class Coordinator implements AutoCloseable {
         await(bridge.listen(config.bridgeHost(), config.bridgePort()));
         // With the bridge's real port, which the served installer writes into agents' configs.
         api = new ApiVerticle(config.withPorts(config.httpPort(), bridge.actualPort()), refusals, this::leading,
-                () -> copies.health().put("measuredTwice", records.measuredTwice()), audit, credentials, bridge::stats, watch);
+                () -> copies.health().put("measuredTwice", records.measuredTwice()), audit, credentials, bridge::stats, watch, farmId);
         await(vertx.deployVerticle(api));
         metrics.start(vertx, watch::agents, new ReplicationLag(vertx, nodeId, cluster::getNodes, records::count));
         return this;

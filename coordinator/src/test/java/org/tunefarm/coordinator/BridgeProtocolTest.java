@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tunefarm.agent.link.BridgeClient;
 import org.tunefarm.coordinator.local.FreePort;
+import org.tunefarm.coordinator.table.CsvRows;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.kernel.SleepSpec;
 import org.tunefarm.measure.Measurement;
@@ -123,10 +124,47 @@ class BridgeProtocolTest {
         HttpResponse<String> t = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + coordinator.httpPort() + "/api/table?op=sleep")).build(),
                 HttpResponse.BodyHandlers.ofString());
         JsonNode table = Protocol.JSON.readTree(t.body());
-        assertEquals("tunefarm.table/1", table.path("schema").asText());
+        assertEquals("tunefarm.table/2", table.path("schema").asText());
+        // the farm's id: a UUID the coordinator keeps in its data folder
+        String farmId = table.path("farmId").asText();
+        assertEquals(farmId, java.util.UUID.fromString(farmId).toString());
+        assertEquals(farmId, Files.readString(data.resolve(FarmId.FILE)).trim());
+        assertTrue(Math.abs(table.path("generatedAt").asLong() - System.currentTimeMillis()) < 60_000, t.body());
+        assertEquals(List.of(id), Protocol.JSON.convertValue(table.path("sweeps"), List.class));
+        // the class described by the profile its agent registered with, ISA included
+        JsonNode board = table.path("classes").path(reg.deviceClass());
+        assertEquals("Test CPU", board.path("cpuModel").asText(), t.body());
+        assertEquals("avx256", board.path("isa").asText());
+        assertEquals(256, board.path("vectorBits").asInt());
+        assertEquals(1, table.path("classes").size(), "only the classes of the entries: " + t.body());
         JsonNode e = table.path("entries").get(0);
+        assertEquals("latency", e.path("objective").asText());
         assertEquals(5, e.path("params").path("a").asInt());
+        Lease.Candidate baseline = lease.candidates().stream().filter(cand -> cand.index() == Lease.Candidate.BASELINE).findFirst().orElseThrow();
+        assertEquals(baseline.params(), Protocol.JSON.convertValue(e.path("defaultParams"), Map.class), "the baseline record's params");
         assertTrue(e.path("speedupOverDefault").asDouble() > 1, t.body());
+
+        // The same table as CSV: it parses back, row for row.
+        HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + coordinator.httpPort() + "/api/table?op=sleep&format=csv"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, csv.statusCode(), csv.body());
+        assertTrue(csv.headers().firstValue("Content-Type").orElse("").startsWith("text/csv"), csv.headers().toString());
+        CsvRows rows = CsvRows.parse(csv.body());
+        assertEquals(List.of("schema: tunefarm.table/2", "farmId: " + farmId), rows.comments.subList(0, 2));
+        assertEquals("sweeps: " + id, rows.comments.get(3));
+        assertEquals(2, rows.rows.size(), csv.body());
+        assertEquals(reg.deviceClass(), rows.get(0, "deviceClass"));
+        assertEquals("latency", rows.get(0, "objective"));
+        assertEquals("unitUs=10", rows.get(0, "shape"));
+        assertEquals("a=5;b=11;mode=fast", rows.get(0, "params"));
+        assertEquals(e.path("stats").path("medianNs").asDouble(), Double.parseDouble(rows.get(0, "medianNs")));
+        assertEquals("", rows.get(0, "temperatureC"), "the board reported no temperature: empty, never 0");
+        assertEquals("", rows.get(0, "gflops"), "a sleep does no floating-point work");
+
+        HttpResponse<String> xml = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + coordinator.httpPort() + "/api/table?format=xml"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, xml.statusCode(), xml.body());
+        assertEquals("format", Protocol.JSON.readTree(xml.body()).path("field").asText(), xml.body());
 
         // A second report of the same lease is refused: the lease is finished.
         Exception again = assertThrows(Exception.class, () -> await(c.request(Protocol.REPORT, new Report("a1", lease.leaseId(), ms, true), 5000)));

@@ -106,8 +106,9 @@ public record DeviceProfile(
     /**
      * Vector ISA family and width, e.g. {@code avx256}, {@code neon128}, {@code sve512}; without
      * the Vector API, the architecture and {@code scalar}, e.g. {@code x86scalar}, {@code armscalar}.
+     * Part of the class name, and shown in the table's classes, so a device matches by ISA family.
      */
-    private String isa() {
+    public String isa() {
         String a = arch.toLowerCase(Locale.ROOT);
         boolean x86 = a.equals("amd64") || a.equals("x86_64") || a.equals("x86") || a.equals("i386");
         boolean arm = a.startsWith("aarch64") || a.startsWith("arm");

@@ -4,21 +4,20 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.tunefarm.kernel.KernelKey;
 
 /**
- * (device class, kernel key) → the best known kernel. Immutable; {@link #merge} is a pure function
+ * (device class, kernel key, objective) → the best known kernel. Immutable; {@link #merge} is a pure function
  * that is commutative, associative and idempotent, so tables from any coordinator, in any order,
  * combine to one answer.
  */
 public final class BestKernelTable {
 
-    /** Schema tag of the exported file. */
-    public static final String SCHEMA = "tunefarm.table/1";
+    /** Schema tag of the exported document ({@link TableDocument}). */
+    public static final String SCHEMA = "tunefarm.table/2";
 
     public static final BestKernelTable EMPTY = new BestKernelTable(new TreeMap<>());
 
@@ -48,8 +47,9 @@ public final class BestKernelTable {
         return new BestKernelTable(m);
     }
 
+    /** The latency entry of this class and kernel. */
     public Optional<TableEntry> lookup(String deviceClass, KernelKey key) {
-        return Optional.ofNullable(entries.get(deviceClass + "|" + key.id()));
+        return Optional.ofNullable(entries.get(TableEntry.slot(deviceClass, key, TableEntry.LATENCY)));
     }
 
     /** Entries in a stable order: device class, then kernel key. */
@@ -63,11 +63,6 @@ public final class BestKernelTable {
 
     public int size() {
         return entries.size();
-    }
-
-    /** The exported document: {@code {"schema": "tunefarm.table/1", "entries": [...]}}. */
-    public Map<String, Object> document() {
-        return Map.of("schema", SCHEMA, "entries", entries());
     }
 
     @Override public boolean equals(Object o) {

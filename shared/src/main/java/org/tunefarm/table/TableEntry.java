@@ -20,11 +20,19 @@ import org.tunefarm.protocol.Lease;
  * finalist re-measurement, merged as a union (the lower median where the same record appears
  * twice); {@code boardSpread} is derived from it: for the winner, (slowest - fastest) / fastest
  * median over the boards that re-measured it, null until two boards have.
+ *
+ * <p>{@code objective} says what "best" means: {@value #LATENCY} (the lowest median time per call)
+ * is the only one measured today; an entry read without one (schema {@code tunefarm.table/1}) is a
+ * latency entry. {@code defaultParams} are the parameters of the family default (the sweep's
+ * baseline record), part of the baseline fact and merged with it; null while no baseline was
+ * measured, and in entries read from {@code /1}.
  */
 public record TableEntry(
         String deviceClass,
+        String objective,
         KernelKey kernel,
         Map<String, Object> params,
+        Map<String, Object> defaultParams,
         EntryStats stats,
         Double gflops,
         Double speedupOverDefault,
@@ -39,7 +47,11 @@ public record TableEntry(
         Map<String, Double> finalMedians,
         Double boardSpread) {
 
+    /** The objective of every entry measured today: the lowest median time per call. */
+    public static final String LATENCY = "latency";
+
     public TableEntry {
+        if (objective == null) objective = LATENCY;
         finalMedians = finalMedians == null ? Map.of() : Map.copyOf(finalMedians);
     }
 
@@ -73,10 +85,10 @@ public record TableEntry(
         double median = m.stats().medianNs();
         boolean baseline = m.index() == Lease.Candidate.BASELINE;
         Map<String, Double> finals = m.round() > 0 ? Map.of(finalKey(m.sweepId(), m.index(), m.agentId(), m.round()), median) : Map.of();
-        return build(m.deviceClass(), m.key(), m.params(),
+        return build(m.deviceClass(), LATENCY, m.key(), m.params(),
                 new EntryStats(median, m.stats().minNs(), m.stats().cv(), m.stats().samples()),
                 flops, m.after() != null ? m.after().temperatureC() : null, m.agentId(), m.finishedAt(), m.sweepId(), m.index(),
-                baseline ? median : null, baseline ? m.finishedAt() : 0, m.round(), finals);
+                baseline ? m.params() : null, baseline ? median : null, baseline ? m.finishedAt() : 0, m.round(), finals);
     }
 
     /** Names one finalist re-measurement: sweep, candidate, board and round. */
@@ -84,12 +96,14 @@ public record TableEntry(
         return sweepId + "/" + index + "/" + agentId + "/r" + round;
     }
 
-    private static TableEntry build(String deviceClass, KernelKey kernel, Map<String, Object> params, EntryStats stats, double flops,
-                                    Double temperatureC, String agentId, long measuredAt, String sweepId, long index,
-                                    Double defaultMedianNs, long defaultMeasuredAt, int round, Map<String, Double> finals) {
+    private static TableEntry build(String deviceClass, String objective, KernelKey kernel, Map<String, Object> params, EntryStats stats,
+                                    double flops, Double temperatureC, String agentId, long measuredAt, String sweepId, long index,
+                                    Map<String, Object> defaultParams, Double defaultMedianNs, long defaultMeasuredAt, int round,
+                                    Map<String, Double> finals) {
         Double gflops = flops > 0 ? flops / stats.medianNs() : null;
         Double speedup = defaultMedianNs != null ? defaultMedianNs / stats.medianNs() : null;
-        return new TableEntry(deviceClass, kernel, Map.copyOf(params), stats, gflops, speedup, temperatureC, agentId, measuredAt,
+        return new TableEntry(deviceClass, objective, kernel, Map.copyOf(params), defaultParams == null ? null : Map.copyOf(defaultParams),
+                stats, gflops, speedup, temperatureC, agentId, measuredAt,
                 sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finals, boardSpread(finals, sweepId, index));
     }
 
@@ -108,10 +122,18 @@ public record TableEntry(
         return (hi - lo) / lo;
     }
 
-    /** Table key: one entry per device class and kernel key. */
+    /**
+     * Table key: one entry per device class, kernel key and objective. A latency entry's slot is
+     * {@code class|kernel id}, as before objectives existed, so tables and cluster maps written
+     * then still merge with today's; another objective's entry has a slot of its own.
+     */
     @JsonIgnore
     public String slot() {
-        return deviceClass + "|" + kernel.id();
+        return slot(deviceClass, kernel, objective);
+    }
+
+    static String slot(String deviceClass, KernelKey kernel, String objective) {
+        return deviceClass + "|" + kernel.id() + (LATENCY.equals(objective) ? "" : "|" + objective);
     }
 
     /** Combines two entries for the same slot. */
@@ -122,14 +144,22 @@ public record TableEntry(
         double flops = best.gflops() != null ? best.gflops() * best.stats().medianNs() : 0;
         Map<String, Double> finals = new java.util.HashMap<>(a.finalMedians);
         b.finalMedians.forEach((k, v) -> finals.merge(k, v, Math::min));
-        return build(best.deviceClass, best.kernel, best.params, best.stats, flops, best.temperatureC, best.agentId, best.measuredAt,
-                best.sweepId, best.index, base.defaultMedianNs, base.defaultMeasuredAt, best.round, finals);
+        return build(best.deviceClass, best.objective, best.kernel, best.params, best.stats, flops, best.temperatureC, best.agentId,
+                best.measuredAt, best.sweepId, best.index, base.defaultParams, base.defaultMedianNs, base.defaultMeasuredAt, best.round, finals);
     }
 
+    /**
+     * The baseline fact of two entries: the later measurement, then the faster, then one with its
+     * parameters known (an entry read from {@code /1} has none), then the smaller parameters as
+     * text: a total order, so merge picks the same side whichever way round it is asked.
+     */
     private static TableEntry laterBaseline(TableEntry a, TableEntry b) {
         if (a.defaultMedianNs == null) return b;
         if (b.defaultMedianNs == null) return a;
         if (a.defaultMeasuredAt != b.defaultMeasuredAt) return a.defaultMeasuredAt > b.defaultMeasuredAt ? a : b;
-        return a.defaultMedianNs <= b.defaultMedianNs ? a : b;
+        if (!a.defaultMedianNs.equals(b.defaultMedianNs)) return a.defaultMedianNs < b.defaultMedianNs ? a : b;
+        if ((a.defaultParams == null) != (b.defaultParams == null)) return a.defaultParams != null ? a : b;
+        if (a.defaultParams == null) return a;
+        return new java.util.TreeMap<>(a.defaultParams).toString().compareTo(new java.util.TreeMap<>(b.defaultParams).toString()) <= 0 ? a : b;
     }
 }

@@ -53,7 +53,41 @@ class BestKernelTablePropertiesTest {
                 .use(Arbitraries.of("a1", "a2")).in((b, v) -> { b.agentId = v; return b; })
                 .use(Arbitraries.doubles().between(30, 90).injectNull(0.3)).in((b, v) -> { b.temperature = v; return b; })
                 .use(Arbitraries.of(0, 0, 0, 1, 2)).in((b, v) -> { b.round = v; return b; })
+                // Two spellings of one candidate's parameters, so baselines equal in time and date differ in params.
+                .use(Arbitraries.of("x", "y")).in((b, v) -> { b.variant = v; return b; })
                 .build(MeasurementBuilder::build);
+    }
+
+    /**
+     * Evidence that all competes for one slot, most of it baselines: ties of date and time between
+     * baselines that differ only in their parameters are then common, not one try in many.
+     */
+    @Provide
+    Arbitrary<BestKernelTable> oneSlotTables() {
+        Arbitrary<Measurement> oneSlot = Builders.withBuilder(MeasurementBuilder::new)
+                .use(Arbitraries.of(Lease.Candidate.BASELINE, Lease.Candidate.BASELINE, 1L)).in((b, v) -> { b.index = v; return b; })
+                .use(Arbitraries.of(100.0, 150.0)).in((b, v) -> { b.median = v; return b; })
+                .use(Arbitraries.of(1_000L, 2_000L)).in((b, v) -> { b.finishedAt = v; return b; })
+                .use(Arbitraries.of("x", "y")).in((b, v) -> { b.variant = v; return b; })
+                .use(Arbitraries.of("a1", "a2")).in((b, v) -> { b.agentId = v; return b; })
+                .build(b -> {
+                    b.deviceClass = CLASSES.get(0);
+                    b.key = KEYS.get(0);
+                    b.sweepId = "s1";
+                    b.status = Status.OK;
+                    b.minFraction = 0.9;
+                    b.samples = 5;
+                    return b.build();
+                });
+        return oneSlot.list().ofMaxSize(6).map(BestKernelTablePropertiesTest::table);
+    }
+
+    @Property(tries = 300)
+    void mergeLawsHoldWhenEveryEntryCompetesForOneSlot(@ForAll("oneSlotTables") BestKernelTable a, @ForAll("oneSlotTables") BestKernelTable b,
+                                                       @ForAll("oneSlotTables") BestKernelTable c) {
+        assertEquals(BestKernelTable.merge(a, b), BestKernelTable.merge(b, a));
+        assertEquals(BestKernelTable.merge(BestKernelTable.merge(a, b), c), BestKernelTable.merge(a, BestKernelTable.merge(b, c)));
+        assertEquals(a, BestKernelTable.merge(a, a));
     }
 
     @Provide
@@ -67,7 +101,7 @@ class BestKernelTablePropertiesTest {
     }
 
     static final class MeasurementBuilder {
-        String deviceClass, sweepId, agentId;
+        String deviceClass, sweepId, agentId, variant;
         KernelKey key;
         long index, finishedAt;
         Status status;
@@ -77,7 +111,7 @@ class BestKernelTablePropertiesTest {
 
         Measurement build() {
             Stats stats = status == Status.OK ? new Stats(median * minFraction, median, median * 1.01, median * cv, cv, samples, 3) : null;
-            return new Measurement(sweepId, key, index, Map.of("i", (int) index), status, stats, null, SensorReading.NONE,
+            return new Measurement(sweepId, key, index, Map.of("i", (int) index, "v", variant), status, stats, null, SensorReading.NONE,
                     new SensorReading(temperature, null, null), "", agentId, deviceClass, finishedAt - 10, finishedAt, 0, round);
         }
     }
@@ -186,6 +220,51 @@ class BestKernelTablePropertiesTest {
             assertEquals(latest.stats().medianNs(), e.defaultMedianNs());
             assertEquals(latest.stats().medianNs() / e.stats().medianNs(), e.speedupOverDefault());
         }
+    }
+
+    @Property(tries = 300)
+    void defaultParamsAreThoseOfTheBaselineTheSpeedupComesFrom(@ForAll("evidence") List<Measurement> ms) {
+        for (TableEntry e : table(ms).entries()) {
+            assertEquals(TableEntry.LATENCY, e.objective());
+            List<Measurement> same = ms.stream()
+                    .filter(m -> m.status() == Status.OK && m.index() == Lease.Candidate.BASELINE
+                            && m.deviceClass().equals(e.deviceClass()) && m.key().equals(e.kernel())
+                            && m.finishedAt() == e.defaultMeasuredAt() && Objects.equals(m.stats().medianNs(), e.defaultMedianNs()))
+                    .toList();
+            if (e.defaultMedianNs() == null) {
+                assertNull(e.defaultParams());
+                continue;
+            }
+            // among baselines equally recent and fast, the one whose params read first as text
+            Map<String, Object> expected = same.stream().map(m -> new java.util.TreeMap<>(m.params()))
+                    .min(Comparator.comparing(Object::toString)).orElseThrow();
+            assertEquals(expected, e.defaultParams());
+        }
+    }
+
+    @Property(tries = 200)
+    void anEntryReadBackFromJsonIsTheSameEntry(@ForAll("measurements") Measurement m) throws Exception {
+        TableEntry e = entry(m);
+        if (e == null) return;
+        String json = org.tunefarm.protocol.Protocol.write(e);
+        assertEquals(e, org.tunefarm.protocol.Protocol.JSON.readValue(json, TableEntry.class));
+    }
+
+    /** An entry of schema /1 (no objective, no defaultParams) reads as a latency entry and merges with today's. */
+    @Property(tries = 200)
+    void anEntryOfSchemaOneReadsAsALatencyEntry(@ForAll("measurements") Measurement m, @ForAll("tables") BestKernelTable t) throws Exception {
+        TableEntry e = entry(m);
+        if (e == null) return;
+        com.fasterxml.jackson.databind.node.ObjectNode old = org.tunefarm.protocol.Protocol.JSON.valueToTree(e);
+        old.remove("objective");
+        old.remove("defaultParams");
+        TableEntry read = org.tunefarm.protocol.Protocol.JSON.treeToValue(old, TableEntry.class);
+        assertEquals(TableEntry.LATENCY, read.objective());
+        assertNull(read.defaultParams());
+        assertEquals(e.slot(), read.slot());
+        // Merging the old copy in never loses the new one's default parameters, in either order.
+        assertEquals(BestKernelTable.merge(t, BestKernelTable.of(List.of(e, read))), BestKernelTable.merge(BestKernelTable.of(List.of(read)), t.with(e)));
+        assertEquals(e.defaultParams(), BestKernelTable.of(List.of(read, e)).lookup(e.deviceClass(), e.kernel()).orElseThrow().defaultParams());
     }
 
     @Property(tries = 200)

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.CoordinatorConfig;
+import org.tunefarm.coordinator.FarmId;
 import org.tunefarm.coordinator.audit.Audit;
 import org.tunefarm.coordinator.credential.Credentials;
 import org.tunefarm.coordinator.dashboard.Watch;
@@ -28,11 +29,15 @@ import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.sweep.SpecException;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.coordinator.sweep.SweepSpecReader;
+import org.tunefarm.coordinator.table.ClassProfiles;
+import org.tunefarm.coordinator.table.TableCsv;
 import org.tunefarm.coordinator.table.TableService;
+import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.kernel.KernelCatalog;
 import org.tunefarm.protocol.BuildVersion;
 import org.tunefarm.protocol.Protocol;
 import org.tunefarm.table.BestKernelTable;
+import org.tunefarm.table.TableDocument;
 import org.tunefarm.table.TableEntry;
 
 /**
@@ -58,6 +63,7 @@ public final class ApiVerticle extends VerticleBase {
     private final Credentials credentials;
     private final java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats;
     private final Watch watch;
+    private final FarmId farmId;
     private HttpServer server;
     private Router router;
 
@@ -68,10 +74,12 @@ public final class ApiVerticle extends VerticleBase {
      * @param credentials the agents' credentials, for enroll, revoke and list
      * @param bridgeStats this coordinator's bridge connection counts, shown by /api/health
      * @param watch       the dashboard, live feed, metrics and OpenAPI routes
+     * @param farmId      the farm's id, which the table document carries
      */
     public ApiVerticle(CoordinatorConfig config, Refusals refusals, java.util.function.BooleanSupplier leading,
                        java.util.function.Supplier<JsonObject> replica, Audit audit,
-                       Credentials credentials, java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats, Watch watch) {
+                       Credentials credentials, java.util.function.Supplier<java.util.Map<String, Long>> bridgeStats, Watch watch,
+                       FarmId farmId) {
         this.config = config;
         this.access = new Access(config);
         this.refusals = refusals;
@@ -81,6 +89,7 @@ public final class ApiVerticle extends VerticleBase {
         this.credentials = credentials;
         this.bridgeStats = bridgeStats;
         this.watch = watch;
+        this.farmId = farmId;
     }
 
     @Override public Future<?> start() {
@@ -233,18 +242,31 @@ public final class ApiVerticle extends VerticleBase {
         });
     }
 
+    /** The table document ({@link TableDocument}), filtered, as JSON (the default) or CSV ({@link TableCsv}). */
     private void table(RoutingContext ctx) {
+        String format = ctx.queryParams().get("format");
+        if (format != null && !format.equals("json") && !format.equals("csv")) {
+            error(ctx, 400, "format", "format must be json or csv, not '" + clip(format) + "'");
+            return;
+        }
         String deviceClass = ctx.queryParams().get("deviceClass");
         String op = ctx.queryParams().get("op");
         String shape = ctx.queryParams().get("shape");
-        Future.all(new TableService(vertx).cluster(), kernels()).onSuccess(both -> {
-            BestKernelTable t = both.resultAt(0);
-            KernelCatalog kernels = both.resultAt(1);
+        Future.all(new TableService(vertx).cluster(), kernels(), new ClassProfiles(vertx).all(), farmId.current()).onSuccess(all -> {
+            BestKernelTable t = all.resultAt(0);
+            KernelCatalog kernels = all.resultAt(1);
+            java.util.Map<String, DeviceProfile> profiles = all.resultAt(2);
             List<TableEntry> es = t.entries(e -> (deviceClass == null || e.deviceClass().equals(deviceClass))
                     && (op == null || e.kernel().op().equals(op))
                     && (shape == null || shapeMatches(e, shape, kernels)));
-            ctx.response().putHeader("Content-Type", "application/json");
-            ctx.end(Protocol.write(java.util.Map.of("schema", BestKernelTable.SCHEMA, "entries", es)));
+            TableDocument document = TableDocument.of(all.resultAt(3), System.currentTimeMillis(), es, profiles);
+            if ("csv".equals(format)) {
+                ctx.response().putHeader("Content-Type", "text/csv; charset=utf-8");
+                ctx.end(TableCsv.write(Protocol.JSON.valueToTree(document)));
+            } else {
+                ctx.response().putHeader("Content-Type", "application/json");
+                ctx.end(Protocol.write(document));
+            }
         }).onFailure(ctx::fail);
     }
 

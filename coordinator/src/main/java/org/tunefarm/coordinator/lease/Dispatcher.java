@@ -13,6 +13,7 @@ import java.util.function.LongSupplier;
 import org.tunefarm.coordinator.sweep.Search;
 import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.coordinator.sweep.SweepRun;
+import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Heartbeat;
 import org.tunefarm.protocol.Lease;
@@ -37,7 +38,7 @@ public final class Dispatcher {
         default void sweepChanged(SweepRun sweep) {}
 
         /** A device class's searches of a sweep began: worth keeping, so a restart begins them alike. */
-        default void classStarted(SweepRun sweep, String deviceClass, int cores, int vectorBits, long at) {}
+        default void classStarted(SweepRun sweep, String deviceClass, DeviceProfile profile, int cores, int vectorBits, long at) {}
 
         /** A lease was taken back because its deadline passed or its agent went silent. */
         default void leaseExpired(String reason) {}
@@ -172,7 +173,7 @@ public final class Dispatcher {
             boolean begins = !s.hasClass(a.deviceClass());
             int cores = Math.max(1, a.profile().logicalCores());
             List<Search> searches = s.searches(a.deviceClass(), cores, vectorBits, now);
-            if (begins) listener.classStarted(s, a.deviceClass(), cores, vectorBits, now);
+            if (begins) listener.classStarted(s, a.deviceClass(), a.profile(), cores, vectorBits, now);
             for (Search search : searches) {
                 List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);
                 int round = 0;

@@ -21,7 +21,9 @@ import org.tunefarm.coordinator.sweep.SpecException;
 import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.coordinator.sweep.SweepRun;
 import org.tunefarm.coordinator.sweep.SweepSpec;
+import org.tunefarm.coordinator.table.ClassProfiles;
 import org.tunefarm.coordinator.table.TableService;
+import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Ack;
 import org.tunefarm.protocol.Heartbeat;
@@ -67,6 +69,9 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     private final long heartbeatMs;
     private Dispatcher dispatcher;
     private TableService table;
+    private ClassProfiles classes;
+    /** Classes whose profile this leader has written to the cluster map (each is written once). */
+    private final java.util.Set<String> profiled = new java.util.HashSet<>();
     /** Stored here, refused with 503, not yet retried: record id → record. Bounded, oldest forgotten. */
     private final Map<String, Measurement> unacknowledged = new LinkedHashMap<>(16, 0.75f, false) {
         @Override protected boolean removeEldestEntry(Map.Entry<String, Measurement> eldest) {
@@ -87,6 +92,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     @Override public Future<?> start() throws Exception {
         dispatcher = new Dispatcher(System::currentTimeMillis, heartbeatMs, this);
         table = new TableService(vertx);
+        classes = new ClassProfiles(vertx);
         // Consumers come last: until this leader knows every record, agents get "no handler" and retry.
         return replication.catchUp().compose(x -> vertx.executeBlocking(this::restore)).compose(this::publishRestored)
                 .compose(x -> adoptAgents()).onSuccess(x -> listen());
@@ -124,8 +130,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         });
     }
 
+    /** What a restore found: the table's entries, and the class profiles the sweep log keeps. */
+    private record Restored(List<TableEntry> changed, List<DeviceProfile> profiles) {}
+
     /** Reads the sweep log and the record log back: sweeps resume where their records end. */
-    private List<TableEntry> restore() throws Exception {
+    private Restored restore() throws Exception {
         List<SweepLog.Entry> entries = sweepLog.read();
         for (SweepLog.Entry e : entries) if (e.spec() != null) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
         for (SweepControl c : sweepLog.controls()) dispatcher.apply(c);
@@ -140,12 +149,25 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         entries.stream().filter(e -> e.classStart() != null).sorted(java.util.Comparator.comparingLong(SweepLog.Entry::createdAt))
                 .forEach(e -> dispatcher.resume(e.id(), e.classStart().deviceClass(), e.classStart().cores(), e.classStart().vectorBits(), e.createdAt()));
         LOG.info(() -> "restored " + dispatcher.sweeps().size() + " sweeps and " + records.count() + " records");
-        return changed;
+        List<DeviceProfile> profiles = entries.stream().filter(e -> e.classStart() != null)
+                .flatMap(e -> e.classStart().knownProfile().stream()).toList();
+        return new Restored(changed, profiles);
     }
 
-    private Future<?> publishRestored(List<TableEntry> changed) {
+    private Future<?> publishRestored(Restored restored) {
         for (SweepRun s : dispatcher.sweeps()) sweepChanged(s);
+        for (DeviceProfile p : restored.profiles()) profile(p);
         return table.publish(table.local().entries());
+    }
+
+    /** Writes a class's profile to the cluster map, once per class while this leader leads. */
+    private void profile(DeviceProfile p) {
+        String deviceClass = p.deviceClass();
+        if (!profiled.add(deviceClass)) return;
+        classes.add(p).onFailure(t -> {
+            profiled.remove(deviceClass); // the next registration of the class tries again
+            LOG.log(Level.WARNING, "publishing the profile of class " + deviceClass + " failed", t);
+        });
     }
 
     private void onReport(Message<JsonObject> m) {
@@ -335,12 +357,13 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     @Override public void agentChanged(AgentInfo agent) {
+        if (agent.profile() != null) profile(agent.profile());
         events.agent(agent);
         put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
     }
 
-    @Override public void classStarted(SweepRun sweep, String deviceClass, int cores, int vectorBits, long at) {
-        replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, cores, vectorBits, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
+    @Override public void classStarted(SweepRun sweep, String deviceClass, DeviceProfile profile, int cores, int vectorBits, long at) {
+        replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, profile, cores, vectorBits, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
                 + ": the start of class " + deviceClass + " is not kept on two disks (a leader without it begins the class anew): " + t.getMessage()));
     }
 

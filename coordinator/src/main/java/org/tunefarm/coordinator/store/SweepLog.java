@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.logging.Logger;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tunefarm.coordinator.sweep.SweepControl;
+import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.protocol.Protocol;
 
@@ -20,7 +21,11 @@ import org.tunefarm.protocol.Protocol;
  * so a restarted farm knows what it was asked to do and resumes it from the record log. It also
  * keeps when each device class's searches of a sweep began, and on how many cores: that fixes
  * the class's search space and its time window, so a restarted or new leader rebuilds the same
- * searches (and keeps their deadlines) before any agent of the class is back. Operators' changes
+ * searches (and keeps their deadlines) before any agent of the class is back. The same line keeps
+ * the class's {@link DeviceProfile}: the published table describes each class by it (CPU model,
+ * ISA, cores), and this log is the durable state every coordinator already holds a copy of, so a
+ * restarted or new leader knows every class that has records without any agent of it online
+ * (registration alone is not durable, and every class with records began a search). Operators' changes
  * to a sweep (pause, resume, cancel, priority) are lines of the same file, {@code {"control": {...}}},
  * so the sweeps and their changes travel and restore together.
  *
@@ -44,10 +49,11 @@ public final class SweepLog {
 
         /**
          * The searches of {@code deviceClass} in sweep {@code sweepId} began at {@code at}, on
-         * {@code cores} cores and {@code vectorBits}-bit vectors (0: scalar variants only).
+         * {@code cores} cores and {@code vectorBits}-bit vectors (0: scalar variants only), for
+         * agents of this profile (null: not known).
          */
-        public static Entry classStarted(String sweepId, String deviceClass, int cores, int vectorBits, long at) {
-            return new Entry(sweepId, at, null, new ClassStart(deviceClass, cores, vectorBits));
+        public static Entry classStarted(String sweepId, String deviceClass, DeviceProfile profile, int cores, int vectorBits, long at) {
+            return new Entry(sweepId, at, null, new ClassStart(deviceClass, cores, vectorBits, profile));
         }
 
         /** What makes an entry the same as another, for copies that arrive more than once. */
@@ -56,8 +62,17 @@ public final class SweepLog {
         }
     }
 
-    /** A device class's searches of a sweep began, with the space for this many logical cores and this vector width. */
-    public record ClassStart(String deviceClass, int cores, int vectorBits) {}
+    /**
+     * A device class's searches of a sweep began, with the space for this many logical cores and
+     * this vector width; {@code profile} is the class's profile, null in lines written before
+     * profiles were kept.
+     */
+    public record ClassStart(String deviceClass, int cores, int vectorBits, DeviceProfile profile) {
+        /** The profile, when it is the profile of this class (a line edited by hand may disagree). */
+        public java.util.Optional<DeviceProfile> knownProfile() {
+            return java.util.Optional.ofNullable(profile).filter(p -> p.deviceClass().equals(deviceClass));
+        }
+    }
 
     private final Path file;
     private final Quarantine quarantine;

@@ -11,12 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.coordinator.sweep.SweepControl.Action;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.coordinator.sweep.SweepSpecReader;
+import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.protocol.Protocol;
 
 class SweepLogTest {
@@ -70,16 +72,40 @@ class SweepLogTest {
     @Test void classStartsAreKeptOncePerSweepAndClass() throws IOException {
         SweepLog log = new SweepLog(file());
         log.appendIfAbsent(sweep("a"));
-        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "zen3-2c", 2, 256, 5_000));
-        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "zen3-2c", 2, 256, 6_000)); // a copy arriving again
-        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "a76-4c", 4, 128, 7_000));
+        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "zen3-2c", null, 2, 256, 5_000));
+        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "zen3-2c", null, 2, 256, 6_000)); // a copy arriving again
+        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "a76-4c", null, 4, 128, 7_000));
         log.appendIfAbsent(sweep("a"));
         List<SweepLog.Entry> read = new SweepLog(file()).read();
         assertEquals(3, read.size());
         assertNull(read.get(0).classStart());
-        assertEquals(new SweepLog.ClassStart("zen3-2c", 2, 256), read.get(1).classStart());
+        assertEquals(new SweepLog.ClassStart("zen3-2c", 2, 256, null), read.get(1).classStart());
         assertEquals(5_000, read.get(1).createdAt());
-        assertEquals(new SweepLog.ClassStart("a76-4c", 4, 128), read.get(2).classStart());
+        assertEquals(new SweepLog.ClassStart("a76-4c", 4, 128, null), read.get(2).classStart());
+    }
+
+    /** A class start keeps the class's profile, so a restarted leader can describe the class with no agent of it online. */
+    @Test void aClassStartKeepsTheClassProfile() throws IOException {
+        DeviceProfile p = new DeviceProfile("AMD EPYC 9B14", "Zen 4", 2, 2, 32, 1024, 32768, 16, "Linux", "amd64", "Eclipse Adoptium", 25, 512,
+                List.of(), Map.of("cooling", "fan"));
+        SweepLog log = new SweepLog(file());
+        log.appendIfAbsent(SweepLog.Entry.classStarted("a", p.deviceClass(), p, 2, 512, 5_000));
+        // A line edited by hand whose profile is another class's: the start stands, the profile is not believed.
+        log.appendIfAbsent(SweepLog.Entry.classStarted("a", "other-class", p, 2, 512, 6_000));
+        List<SweepLog.Entry> read = new SweepLog(file()).read();
+        assertEquals(p, read.get(0).classStart().profile());
+        assertEquals(java.util.Optional.of(p), read.get(0).classStart().knownProfile());
+        assertEquals(java.util.Optional.empty(), read.get(1).classStart().knownProfile());
+    }
+
+    /** A class start written before profiles were kept still reads, with no profile, and is not quarantined. */
+    @Test void aClassStartWithoutProfileStillReads() throws IOException {
+        Files.writeString(file(), Protocol.write(sweep("a")) + "\n"
+                + "{\"id\":\"a\",\"createdAt\":5000,\"spec\":null,\"classStart\":{\"deviceClass\":\"zen3-2c\",\"cores\":2,\"vectorBits\":256}}\n");
+        SweepLog log = new SweepLog(file());
+        assertEquals(0, log.quarantine().count());
+        assertEquals(new SweepLog.ClassStart("zen3-2c", 2, 256, null), log.read().get(1).classStart());
+        assertEquals(java.util.Optional.empty(), log.read().get(1).classStart().knownProfile());
     }
 
     /** Sweeps and the operators' changes to them share one file and come back apart, in order, once each. */
