@@ -141,11 +141,16 @@ public final class CHeader {
     private static void entry(StringBuilder h, TableSnapshot.Row r, String cpuModel) {
         List<String> names = new ArrayList<>();
         List<String> values = new ArrayList<>();
+        // In name order, so the same table always gives the same header.
+        Map<String, JsonNode> sorted = new java.util.TreeMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = r.params().fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> p = it.next();
-            names.add(p.getKey());
-            values.add(integer(p.getValue().asLong()));
+            sorted.put(p.getKey(), p.getValue());
         }
+        sorted.forEach((name, v) -> {
+            names.add(name);
+            values.add(integer(v.asLong()));
+        });
         List<String> defaults = defaults(r.defaultParams(), names);
         h.append("    {\n");
         h.append("        .device_class = ").append(literal(r.deviceClass())).append(",\n");

@@ -62,27 +62,27 @@ class CHeaderTest {
         List<String> lines = lookup(binary, "  amd EPYC 9b14 ",
                 "M=128,N=128,K=128", "M=128,N=128,K=256", "M=400,N=512,K=512", "M=300,N=300,K=300", "X=128", "M=128,N=128");
         assertEquals(List.of(
-                "M=128,N=128,K=128: exact c_sgemm[K=128,M=128,N=128]:fp32 TM=32 TN=16 TK=64 UNROLL=4",
-                "M=128,N=128,K=256: nearest c_sgemm[K=128,M=128,N=128]:fp32 TM=32 TN=16 TK=64 UNROLL=4",
-                "M=400,N=512,K=512: nearest c_sgemm[K=512,M=512,N=512]:fp32 TM=64 TN=64 TK=32 UNROLL=8",
+                "M=128,N=128,K=128: exact c_sgemm[K=128,M=128,N=128]:fp32 TK=64 TM=32 TN=16 UNROLL=4",
+                "M=128,N=128,K=256: nearest c_sgemm[K=128,M=128,N=128]:fp32 TK=64 TM=32 TN=16 UNROLL=4",
+                "M=400,N=512,K=512: nearest c_sgemm[K=512,M=512,N=512]:fp32 TK=32 TM=64 TN=64 UNROLL=8",
                 // 3 x ln(300/128) = 2.56 and 3 x ln(512/300) = 1.60, both beyond ln 4 = 1.39
-                "M=300,N=300,K=300: default c_sgemm[K=128,M=128,N=128]:fp32 TM=16 TN=16 TK=16 UNROLL=1",
-                "X=128: default c_sgemm[K=128,M=128,N=128]:fp32 TM=16 TN=16 TK=16 UNROLL=1",
-                "M=128,N=128: default c_sgemm[K=128,M=128,N=128]:fp32 TM=16 TN=16 TK=16 UNROLL=1"), lines);
+                "M=300,N=300,K=300: default c_sgemm[K=128,M=128,N=128]:fp32 TK=16 TM=16 TN=16 UNROLL=1",
+                "X=128: default c_sgemm[K=128,M=128,N=128]:fp32 TK=16 TM=16 TN=16 UNROLL=1",
+                "M=128,N=128: default c_sgemm[K=128,M=128,N=128]:fp32 TK=16 TM=16 TN=16 UNROLL=1"), lines);
         assertEquals(List.of("M=128,N=128,K=128: none"), lookup(binary, "Intel Xeon 8480", "M=128,N=128,K=128"), "an unknown CPU model");
-        assertEquals(List.of("M=128,N=128,K=128: exact c_sgemm[K=128,M=128,N=128]:fp32 TM=16 TN=32 TK=16 UNROLL=2"),
+        assertEquals(List.of("M=128,N=128,K=128: exact c_sgemm[K=128,M=128,N=128]:fp32 TK=16 TM=16 TN=32 UNROLL=2"),
                 lookup(binary, EPYC_SSE, "M=128,N=128,K=128"), "the device class string matches its class alone");
     }
 
     @Test void aClassWithoutDefaultsHasNoAnswerBeyondTheThresholdAndOddStringsSurvive() throws Exception {
         Path binary = CLookupProgram.build(dir.resolve("odd"), header);
-        assertEquals(List.of("M=128,N=128,K=128: exact c_sgemm[K=128,M=128,N=128]:fp32 TM=16 TN=16 TK=16 UNROLL=2",
+        assertEquals(List.of("M=128,N=128,K=128: exact c_sgemm[K=128,M=128,N=128]:fp32 TK=16 TM=16 TN=16 UNROLL=2",
                 "M=4096,N=4096,K=4096: none"), lookup(binary, ODD_MODEL, "M=128,N=128,K=128", "M=4096,N=4096,K=4096"));
     }
 
     @Test void theThresholdIsAMacroTheIncluderMayDefine() throws Exception {
         Path binary = CLookupProgram.build(dir.resolve("tight"), header, "-DTUNEFARM_MAX_DISTANCE=0.1");
-        assertEquals(List.of("M=128,N=128,K=256: default c_sgemm[K=128,M=128,N=128]:fp32 TM=16 TN=16 TK=16 UNROLL=1"),
+        assertEquals(List.of("M=128,N=128,K=256: default c_sgemm[K=128,M=128,N=128]:fp32 TK=16 TM=16 TN=16 UNROLL=1"),
                 lookup(binary, "AMD EPYC 9B14", "M=128,N=128,K=256"));
     }
 
