@@ -54,7 +54,7 @@ final class TableCommand {
     @Option(names = "--shape", scope = ScopeType.INHERIT, description = "Only this shape: 512x512x512 (the family's order) or M=512,N=512,K=512.")
     String shape;
 
-    @Command(name = "show", description = "Print the table.")
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the table.")
     int show(@Option(names = "--json", description = "Print the table document as the farm serves it instead of text.") boolean json) throws Exception {
         JsonNode t = fetch();
         if (json) System.out.println(SweepView.json(t));
@@ -62,16 +62,19 @@ final class TableCommand {
         return 0;
     }
 
-    @Command(name = "export", description = {
-            "Write the table (filtered by --device-class, --op, --shape) in one of these formats:",
-            "  json          the table document as the farm serves it (schema, farmId, generatedAt, sweeps, classes, entries)",
-            "  csv           the farm's CSV of the table (GET /api/table?format=csv)",
-            "  c-header      a self-contained C99 header for command kernels (ops that are not built-in Java families,",
-            "                with integer parameters): a static table and tunefarm_lookup() by CPU model, op, dtype and",
-            "                shape (exact, else the nearest shape within TUNEFARM_MAX_DISTANCE, else the family default)",
-            "  kernel-tuner  Kernel Tuner cache JSON, one cache per (device class, kernel): the winner and the default.",
-            "                With one pair in the (filtered) table it goes to --out FILE or standard output; with several,",
-            "                --out must be a folder and gets one file per pair (or narrow with --device-class, --op, --shape)."})
+    @Command(name = "export", mixinStandardHelpOptions = true, description = {
+            "Write the table (filtered by --device-class, --op, --shape) as --format:",
+            "  json          the document as the farm serves it (the default)",
+            "  csv           the farm's CSV of it (GET /api/table?format=csv)",
+            "  c-header      a C99 header for command kernels (ops that are not",
+            "                built-in Java families; integer parameters): a static",
+            "                table and tunefarm_lookup() by CPU model, op, dtype and",
+            "                shape: exact, else the nearest shape within",
+            "                TUNEFARM_MAX_DISTANCE, else the family default",
+            "  kernel-tuner  Kernel Tuner cache JSON, one per (device class, kernel):",
+            "                the winner and the default. One pair goes to --out FILE",
+            "                or standard output; with several, --out must be a",
+            "                folder (one file each), or narrow the filters."})
     int export(@Option(names = "--format", defaultValue = "json", paramLabel = "FORMAT",
                        description = "json, csv, c-header or kernel-tuner (default: ${DEFAULT-VALUE}).") String format,
                @Option(names = "--out", paramLabel = "PATH", description = "File (or folder, for several Kernel Tuner caches) to write; default: standard output.") Path out)
@@ -119,12 +122,14 @@ final class TableCommand {
         return 0;
     }
 
-    @Command(name = "import", description = {
-            "Bring a Kernel Tuner cache file's measurements into the farm as records of --device-class (needs the admin token).",
-            "Times become OK records, InvalidConfig/CompilationFailedConfig/RuntimeFailedConfig become INVALID/BUILD_FAILED/CRASH;",
-            "the table then holds the class's best. Importing the same file again stores nothing new."})
+    @Command(name = "import", mixinStandardHelpOptions = true, description = {
+            "Bring a Kernel Tuner cache file's measurements into the farm as records",
+            "of --device-class (needs the admin token). Times become OK records;",
+            "InvalidConfig, CompilationFailedConfig and RuntimeFailedConfig become",
+            "INVALID, BUILD_FAILED and CRASH. The table then holds the class's best.",
+            "Importing the same file again stores nothing new."})
     int importCache(@Option(names = "--kernel-tuner", required = true, paramLabel = "FILE", description = "The cache file (.json, or .json.gz).") Path file,
-                    @Option(names = "--admin-token", description = "Admin token (default: $TUNEFARM_ADMIN_TOKEN, else --token).") String adminToken,
+                    @Option(names = "--admin-token", paramLabel = "TOKEN", description = "Admin token (default: $TUNEFARM_ADMIN_TOKEN, else --token).") String adminToken,
                     @Option(names = "--json", description = "Print the farm's answer as JSON.") boolean json) throws Exception {
         if (deviceClass == null || deviceClass.isBlank()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--device-class: required for import (the class the measurements were made on)");
@@ -148,12 +153,13 @@ final class TableCommand {
         return 0;
     }
 
-    @Command(name = "diff", description = {
-            "Compare two table documents (files; schema tunefarm.table/1 or /2): new winners, changed winners with the",
-            "speedup (old median / new median), entries gone, and winners that got slower.",
-            "Exit code: 0, or 3 when a winner's median grew by more than --tolerance; 1 when a file cannot be read."})
+    @Command(name = "diff", mixinStandardHelpOptions = true, description = {
+            "Compare two table files (schema tunefarm.table/1 or /2): new winners,",
+            "changed winners with the speedup (old median / new median), entries",
+            "gone, and winners that got slower. Exit code: 0; 3 when a winner's",
+            "median grew by more than --tolerance; 1 when a file cannot be read."})
     int diff(@Parameters(index = "0", paramLabel = "OLD") Path older, @Parameters(index = "1", paramLabel = "NEW") Path newer,
-             @Option(names = "--tolerance", defaultValue = "0.05", description = "How much slower a winner may get, as a fraction (default: ${DEFAULT-VALUE}, i.e. 5%%).") double tolerance,
+             @Option(names = "--tolerance", defaultValue = "0.05", paramLabel = "FRACTION", description = "How much slower a winner may get, as a fraction (default: ${DEFAULT-VALUE}, i.e. 5%%).") double tolerance,
              @Option(names = "--json", description = "Print the diff as one JSON object.") boolean json) throws Exception {
         if (!(tolerance >= 0) || Double.isInfinite(tolerance)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--tolerance: must be a finite number >= 0, got " + tolerance);
