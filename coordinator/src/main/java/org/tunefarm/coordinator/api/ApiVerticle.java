@@ -111,6 +111,7 @@ public final class ApiVerticle extends VerticleBase {
         methods(router, "/api/sweeps/:id", "GET");
         methods(router, "/api/table", "GET");
         new AgentRoutes(vertx, access, credentials).mount(router);
+        new ImportRoutes(vertx, access, audit).mount(router);
         new AgentInstall(vertx, config::bridgePort, config.door().tls() != null, null).routes(router);
         watch.mount(vertx, router, access::requireReader, !config.door().readToken().isEmpty());
         router.route().handler(ctx -> error(ctx, 404, "path", "no such endpoint: " + clip(ctx.request().path())));

@@ -44,19 +44,43 @@ final class FarmClient {
         return send(b);
     }
 
+    /** The body of a successful answer as text (CSV, YAML); an error answer is JSON as ever. */
+    String getText(String path) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).GET();
+        if (adminToken != null && !adminToken.isEmpty()) b.header("Authorization", "Bearer " + adminToken);
+        return exchange(b).body();
+    }
+
     JsonNode post(String path, String body, String contentType) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofString(body));
+        return post(path, HttpRequest.BodyPublishers.ofString(body), contentType);
+    }
+
+    JsonNode post(String path, byte[] body, String contentType) throws IOException, InterruptedException {
+        return post(path, HttpRequest.BodyPublishers.ofByteArray(body), contentType);
+    }
+
+    private JsonNode post(String path, HttpRequest.BodyPublisher body, String contentType) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", contentType).POST(body);
         if (adminToken != null && !adminToken.isEmpty()) b.header("Authorization", "Bearer " + adminToken);
         return send(b);
     }
 
     private JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
+        return Protocol.JSON.readTree(exchange(b).body());
+    }
+
+    private HttpResponse<String> exchange(HttpRequest.Builder b) throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        JsonNode n = Protocol.JSON.readTree(r.body());
         if (r.statusCode() >= 400) {
-            throw new IOException("farm answered " + r.statusCode() + ": " + (n.has("error") ? n.get("error").asText() : r.body()));
+            String why = r.body();
+            try {
+                JsonNode n = Protocol.JSON.readTree(r.body());
+                if (n != null && n.has("error")) why = (n.has("field") ? n.get("field").asText() + ": " : "") + n.get("error").asText();
+            } catch (IOException notJson) {
+                // the body as it came
+            }
+            throw new IOException("farm answered " + r.statusCode() + ": " + why);
         }
-        return n;
+        return r;
     }
 }

@@ -49,6 +49,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     public static final String SUBMIT = "tunefarm.local.sweep.submit";
     /** Where REST hands over an operator's change to a sweep: {@code {id, action, priority}}. */
     public static final String CONTROL = "tunefarm.local.sweep.control";
+    /**
+     * Where REST hands over records measured elsewhere (an imported Kernel Tuner cache):
+     * {@code {records: [...]}}; answered {@code {imported: n}}, the count new to the record log.
+     */
+    public static final String IMPORT = "tunefarm.local.records.import";
     public static final String SWEEPS_MAP = "tunefarm.sweeps";
     public static final String AGENTS_MAP = "tunefarm.agents";
     /** Bad frames refused by the event-bus consumers, for health and tests. */
@@ -104,6 +109,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         bus.<JsonObject>consumer(Protocol.REPORT, this::onReport);
         bus.<JsonObject>consumer(SUBMIT, this::onSubmit);
         bus.<JsonObject>consumer(CONTROL, this::onControl);
+        bus.<JsonObject>consumer(IMPORT, this::onImport);
         bus.<JsonObject>localConsumer(ReplicaVerticle.COPIED, this::onCopied);
         vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
         LOG.info("dispatching: this coordinator leads the farm");
@@ -235,6 +241,40 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         return changed;
     }
 
+    /**
+     * Records measured elsewhere, taken as an agent's report is: checked, made durable here and on
+     * a peer before the answer, folded into the table. Idempotent by record id, so importing the
+     * same records again stores nothing. A 503 means they are durable here only: they enter the
+     * table now, and importing again makes the copy.
+     */
+    private void onImport(Message<JsonObject> m) {
+        List<Measurement> ms = new ArrayList<>();
+        try {
+            io.vertx.core.json.JsonArray records = m.body().getJsonArray("records");
+            for (int i = 0; i < records.size(); i++) {
+                Measurement x = Protocol.JSON.readValue(records.getJsonObject(i).encode(), Measurement.class);
+                MeasurementCheck.check(x, "records[" + i + "]");
+                ms.add(x);
+            }
+        } catch (java.io.IOException | ProtocolException | ClassCastException | NullPointerException e) {
+            m.fail(400, "records: " + e.getMessage());
+            return;
+        }
+        replication.append(ms).onComplete(ar -> {
+            if (ar.failed()) {
+                if (ar.cause() instanceof NotReplicated n) table.publish(fold(n.storedHere()));
+                m.fail(503, "not durable on a second coordinator yet, import again: " + ar.cause().getMessage());
+                return;
+            }
+            List<Measurement> fresh = ar.result();
+            for (Measurement x : fresh) dispatcher.replay(x);
+            table.publish(fold(fresh)).onComplete(p -> {
+                if (p.failed()) LOG.log(Level.WARNING, "table publish failed", p.cause());
+                m.reply(new JsonObject().put("imported", fresh.size()));
+            });
+        });
+    }
+
     /** Records that reached the log by copy, after this leader restored: searches and table learn of them. */
     private void onCopied(Message<JsonObject> m) {
         List<TableEntry> changed = new ArrayList<>();
@@ -242,7 +282,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             try {
                 Measurement x = Protocol.JSON.readValue(((JsonObject) o).encode(), Measurement.class);
                 dispatcher.replay(x);
-                TableEntry e = table.fold(x);
+                TableEntry e = table.fold(x, flops(x));
                 if (e != null) changed.add(e);
             } catch (java.io.IOException e) {
                 LOG.warning("unreadable copied record: " + e.getMessage());
