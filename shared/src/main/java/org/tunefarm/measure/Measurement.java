@@ -1,5 +1,6 @@
 package org.tunefarm.measure;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 import org.tunefarm.kernel.KernelKey;
 
@@ -23,6 +24,11 @@ import org.tunefarm.kernel.KernelKey;
  * @param order       position in the batch's (shuffled) run order
  * @param round       0 for a candidate's first measurement; 1 and up for its re-measurement as a
  *                    finalist (each round on another board), so each round is its own record
+ * @param thermal     cooldown before the candidate and throttling during it; null when the agent
+ *                    did not watch the heat (older agents, no temperature sensor and no clock)
+ * @param sustainedNs time per call after running the candidate continuously for the sweep's
+ *                    {@code sustainedSeconds} (a sustained sweep's finalists); null when not run
+ * @param energyJ     joules per call from the board's power or energy sensors; null where unreadable
  */
 public record Measurement(
         String sweepId,
@@ -40,7 +46,18 @@ public record Measurement(
         long startedAt,
         long finishedAt,
         int order,
-        int round) {
+        int round,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Thermal thermal,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double sustainedNs,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double energyJ) {
+
+    /** A measurement without heat or objective figures beyond latency. */
+    public Measurement(String sweepId, KernelKey key, long index, Map<String, Object> params, Status status, Stats stats,
+                       Double maxError, SensorReading before, SensorReading after, String detail, String agentId,
+                       String deviceClass, long startedAt, long finishedAt, int order, int round) {
+        this(sweepId, key, index, params, status, stats, maxError, before, after, detail, agentId, deviceClass, startedAt, finishedAt, order, round,
+                null, null, null);
+    }
 
     /** A first measurement (round 0). */
     public Measurement(String sweepId, KernelKey key, long index, Map<String, Object> params, Status status, Stats stats,
@@ -60,6 +77,6 @@ public record Measurement(
     /** This measurement stamped with a finalist round. */
     public Measurement inRound(int r) {
         return new Measurement(sweepId, key, index, params, status, stats, maxError, before, after, detail, agentId, deviceClass,
-                startedAt, finishedAt, order, r);
+                startedAt, finishedAt, order, r, thermal, sustainedNs, energyJ);
     }
 }

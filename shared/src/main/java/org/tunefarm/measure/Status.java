@@ -33,7 +33,14 @@ public final class Status {
     /** The kernel could not be built (command kernels). */
     public static final Status BUILD_FAILED = new Status("BUILD_FAILED", true);
 
-    private static final List<Status> KNOWN = List.of(OK, WRONG_ANSWER, INVALID, TIMEOUT, CRASH, BUILD_FAILED);
+    /**
+     * Ran and verified, but the device was throttling (clock held down, too hot, sample times
+     * drifting up): its time is the board's heat, not the candidate's. Re-taken after cooling; as it
+     * stands it never wins. {@link Measurement#thermal()} says why.
+     */
+    public static final Status THROTTLED = new Status("THROTTLED", true);
+
+    private static final List<Status> KNOWN = List.of(OK, WRONG_ANSWER, INVALID, TIMEOUT, CRASH, BUILD_FAILED, THROTTLED);
     /** Longer names are not a status from any version, but damage or a hostile body. */
     private static final int MAX_NAME = 64;
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.measure.Objective;
 
 /**
  * A batch of candidates lent to one agent until {@code deadline} (epoch ms). Results are matched
@@ -14,12 +15,23 @@ import org.tunefarm.measure.MeasureSettings;
  *                 up for a search's finalists, measured interleaved (A B C A B C ...) in one worker
  *                 and recorded with this round
  * @param fidelity the sweep's noise guards; null (from an older coordinator) means the defaults
+ * @param objective what the sweep tunes for; null (from an older coordinator) means latency
+ * @param sustainedSeconds for a sustained sweep's finalists, how long each runs continuously before
+ *                 its sustained time is taken; 0 otherwise
  */
 public record Lease(String leaseId, String sweepId, String agentId, KernelKey key, List<Candidate> candidates,
-                    MeasureSettings measure, long deadline, int round, Fidelity fidelity) {
+                    MeasureSettings measure, long deadline, int round, Fidelity fidelity, Objective objective, double sustainedSeconds) {
 
     public Lease {
         if (fidelity == null) fidelity = Fidelity.DEFAULTS;
+        if (objective == null) objective = Objective.LATENCY;
+        if (!(sustainedSeconds >= 0) || sustainedSeconds > 3600) throw new IllegalArgumentException("sustainedSeconds must be in [0, 3600], got " + sustainedSeconds);
+    }
+
+    /** A lease that tunes for latency. */
+    public Lease(String leaseId, String sweepId, String agentId, KernelKey key, List<Candidate> candidates,
+                 MeasureSettings measure, long deadline, int round, Fidelity fidelity) {
+        this(leaseId, sweepId, agentId, key, candidates, measure, deadline, round, fidelity, Objective.LATENCY, 0);
     }
 
     /** A lease of first measurements with the default noise guards. */

@@ -26,11 +26,11 @@ class StatusTest {
     }
 
     @Test void aStatusOfANewerVersionIsReadAsUnknownAndWrittenBackAsItWas() throws Exception {
-        Status s = Protocol.JSON.readValue("{\"status\":\"THROTTLED\"}", Holder.class).status();
+        Status s = Protocol.JSON.readValue("{\"status\":\"POWER_CAPPED\"}", Holder.class).status();
         assertFalse(s.known());
-        assertEquals("THROTTLED", s.name());
-        assertEquals("{\"status\":\"THROTTLED\"}", Protocol.write(new Holder(s)));
-        assertEquals(Status.of("THROTTLED"), s);
+        assertEquals("POWER_CAPPED", s.name());
+        assertEquals("{\"status\":\"POWER_CAPPED\"}", Protocol.write(new Holder(s)));
+        assertEquals(Status.of("POWER_CAPPED"), s);
     }
 
     @Test void numbersAndNonNamesAreNotStatuses() {
@@ -41,7 +41,7 @@ class StatusTest {
     }
 
     @Test void anUnknownStatusNeverWins() {
-        Measurement m = new Measurement("sw", new KernelKey("sleep", Map.of("unitUs", 1), "fp32"), 3, Map.of("a", 1), Status.of("THROTTLED"),
+        Measurement m = new Measurement("sw", new KernelKey("sleep", Map.of("unitUs", 1), "fp32"), 3, Map.of("a", 1), Status.of("POWER_CAPPED"),
                 Stats.of(new double[] {10, 11, 12}, 1), 0.0, SensorReading.NONE, SensorReading.NONE, "", "agent", "cls", 1, 2, 0);
         assertNull(TableEntry.of(m, 0), "only OK measurements enter the table");
     }

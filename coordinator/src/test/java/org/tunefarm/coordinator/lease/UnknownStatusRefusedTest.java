@@ -19,10 +19,10 @@ class UnknownStatusRefusedTest {
 
     @Test void anAgentMayNotReportAStatusThisVersionDoesNotKnow() {
         String body = "{\"v\":1,\"agentId\":\"a\",\"leaseId\":\"l\",\"done\":true,\"measurements\":[" + Protocol.write(measurement())
-                .replace("\"status\":\"OK\"", "\"status\":\"THROTTLED\"") + "]}";
+                .replace("\"status\":\"OK\"", "\"status\":\"POWER_CAPPED\"") + "]}";
         Report r = Protocol.read(body, Report.class);
         ProtocolException e = assertThrows(ProtocolException.class, () -> MeasurementCheck.check(r.measurements().get(0), "measurements[0]"));
-        assertTrue(e.getMessage().startsWith("measurements[0].status: unknown status THROTTLED"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("measurements[0].status: unknown status POWER_CAPPED"), e.getMessage());
         MeasurementCheck.check(measurement(), "measurements[0]"); // the same record with a known status passes
     }
 

@@ -159,7 +159,7 @@ class DamagedRecordLogTest {
 
     @Test void aRecordWithAStatusOfANewerVersionIsKeptAsWritten() throws IOException {
         List<byte[]> lines = writeFive();
-        byte[] newer = new String(lines.get(2), StandardCharsets.UTF_8).replace("\"status\":\"OK\"", "\"status\":\"THROTTLED\"")
+        byte[] newer = new String(lines.get(2), StandardCharsets.UTF_8).replace("\"status\":\"OK\"", "\"status\":\"POWER_CAPPED\"")
                 .replaceFirst("\\{", "{\"fromTheFuture\":{\"x\":[1,2]},").getBytes(StandardCharsets.UTF_8);
         replaceLine(lines, 2, newer);
         List<Measurement> read;
@@ -169,14 +169,14 @@ class DamagedRecordLogTest {
             read = replay(log);
         }
         Measurement m2 = read.get(2);
-        assertEquals("THROTTLED", m2.status().name());
+        assertEquals("POWER_CAPPED", m2.status().name());
         assertFalse(m2.status().known());
         // Copied to another coordinator's log, it keeps its status.
         try (RecordLog copy = new RecordLog(dir.resolve("replica/records.jsonl"))) {
             assertEquals(RECORDS, copy.append(read).size());
-            assertEquals("THROTTLED", replay(copy).get(2).status().name());
+            assertEquals("POWER_CAPPED", replay(copy).get(2).status().name());
         }
-        assertTrue(Files.readString(dir.resolve("replica/records.jsonl")).contains("\"status\":\"THROTTLED\""));
+        assertTrue(Files.readString(dir.resolve("replica/records.jsonl")).contains("\"status\":\"POWER_CAPPED\""));
     }
 
     @Test void aTornLastLineIsCutAndNotQuarantined() throws IOException {

@@ -45,7 +45,7 @@ class SweepRunRestoreTest {
         int points = 0;
         for (var it = space.validIndices(); it.hasNext(); points++) {
             long i = it.next();
-            run.recorded(record(key, i, space.config(i), points == 0 ? Status.of("THROTTLED") : Status.OK));
+            run.recorded(record(key, i, space.config(i), points == 0 ? Status.of("POWER_CAPPED") : Status.OK));
         }
         assertEquals("waiting", run.status(CREATED).state(), "no class has begun yet");
 
