@@ -16,6 +16,14 @@ public interface Sensors {
     /** A reading; never null, fields null where there is no sensor. May be a few hundred ms old. */
     SensorReading read();
 
+    /**
+     * The temperature, in degrees Celsius, at which the chosen zones start to hold the clock down
+     * (their lowest passive or hot trip point), or null when the platform does not say.
+     */
+    default Double tripPointC() {
+        return null;
+    }
+
     /** No sensors at all. */
     Sensors NONE = () -> SensorReading.NONE;
 
