@@ -157,15 +157,18 @@ final class LookupCommand implements Callable<Integer> {
         return out;
     }
 
-    /** Shapes above the largest tuned size in every dimension: far beyond ln 4 from all of them. */
+    /**
+     * Shapes with sizes drawn log-uniformly from 1 to 16384 that are further than ln 4 from every
+     * tuned one: mostly among the tuned volumes, so a lookup walks its whole window before it
+     * settles for the default (a shape beyond every tuned volume would cost only a binary search).
+     */
     private static List<int[]> farShapes(KernelIndex index) {
-        int[] big = {8192, 12288, 16384, 24576, 32768};
         SplittableRandom random = new SplittableRandom(5);
         List<int[]> out = new ArrayList<>();
-        for (int i = 0; i < QUERIES; i++) {
+        for (int tries = 0; out.size() < QUERIES && tries < 1_000_000; tries++) {
             int[] q = new int[index.dimensions().size()];
-            for (int j = 0; j < q.length; j++) q[j] = big[random.nextInt(big.length)];
-            out.add(q);
+            for (int j = 0; j < q.length; j++) q[j] = (int) Math.round(Math.exp(random.nextDouble() * Math.log(16384)));
+            if (index.lookup(q).shapeRule() == ShapeRule.DEFAULT) out.add(q);
         }
         return out;
     }

@@ -24,11 +24,14 @@ import java.util.Map;
  * dtype and dimensions with the smallest kernel id that has them, whatever its objective); else
  * nothing (null).
  *
- * <p><b>Cost.</b> Thread-safe (immutable once built) and allocation-free: the exact shape is found
- * by hashing the int array into an open-addressing table; the nearest by one pass over the tuned
- * shapes that compares distances as products of size ratios (the distance is the log of the
- * product), with multiplications only, no logarithm and no division; the answers are the
- * {@link Answer} objects built with the index.
+ * <p><b>Cost.</b> Thread-safe (immutable once built) and allocation-free; no logarithm is taken.
+ * The exact shape is found by hashing the int array into an open-addressing table. For the
+ * nearest, the distance is {@code ln P} with {@code P} the product over dimensions of
+ * larger size / smaller size, and {@code P} is at least the ratio of the two shapes' volumes
+ * (the products of their sizes); so the tuned shapes, sorted by volume, are visited outward from
+ * the asked shape's volume, and the walk stops where the volume ratio alone exceeds the best
+ * {@code P} found or {@code e^maxDistance}. A shape far from everything tuned costs a binary
+ * search. The answers are the {@link Answer} objects built with the index.
  */
 public final class KernelIndex {
 
@@ -48,6 +51,9 @@ public final class KernelIndex {
     private final int[] shapes;
     private final Answer[] exact, nearest;
     private final Answer fallback;
+    /** The tuned shapes' volumes ({@link #volume}), ascending, and the entry number of each. */
+    private final double[] volumes;
+    private final int[] byVolume;
     /** Open addressing over the shapes: entry number + 1, 0 for an empty slot. */
     private final int[] slots;
     private final int mask;
@@ -82,6 +88,15 @@ public final class KernelIndex {
             slots[slot] = e + 1;
         }
         this.fallback = defaultRow == null ? null : defaultAnswer(defaultRow);
+        Integer[] order = new Integer[count];
+        for (int e = 0; e < count; e++) order[e] = e;
+        Arrays.sort(order, java.util.Comparator.comparingDouble(e -> volume(shapes, e * dims, dims)));
+        this.byVolume = new int[count];
+        this.volumes = new double[count];
+        for (int i = 0; i < count; i++) {
+            byVolume[i] = order[i];
+            volumes[i] = volume(shapes, order[i] * dims, dims);
+        }
     }
 
     /**
@@ -97,30 +112,31 @@ public final class KernelIndex {
         for (int e; (e = slots[slot]) != 0; slot = (slot + 1) & mask) {
             if (Arrays.equals(shapes, (e - 1) * dims, e * dims, shape, 0, dims)) return exact[e - 1];
         }
-        // Nearest: the distance is ln(hi / lo) with hi, lo the products of the larger and the
-        // smaller size of each dimension, so comparing hi1 * lo2 with hi2 * lo1 compares distances.
+        // Nearest: walk the tuned shapes outward from this shape's volume, nearer volume first.
+        double volume = volume(shape, 0, dims);
+        int up = firstAtLeast(volume), down = up - 1;
         int best = -1;
-        double bestHi = 1, bestLo = 0;
-        for (int e = 0, base = 0; e < count; e++, base += dims) {
-            double hi = 1, lo = 1;
-            for (int j = 0; j < dims; j++) {
-                int a = shapes[base + j], q = shape[j];
-                if (a > q) {
-                    hi *= a;
-                    lo *= q;
-                } else if (a < q) {
-                    hi *= q;
-                    lo *= a;
-                }
+        double bestRatio = Double.POSITIVE_INFINITY, bound = maxRatio;
+        while (up < count || down >= 0) {
+            double upRatio = up < count ? volumes[up] / volume : Double.POSITIVE_INFINITY;
+            double downRatio = down >= 0 ? volume / volumes[down] : Double.POSITIVE_INFINITY;
+            int e;
+            if (upRatio <= downRatio) {
+                if (upRatio > bound) break;
+                e = byVolume[up++];
+            } else {
+                if (downRatio > bound) break;
+                e = byVolume[down--];
             }
-            // Strictly nearer only: in kernel-id order, a tie keeps the smaller id.
-            if (best < 0 || hi * bestLo < bestHi * lo * (1 - TIE)) {
+            double ratio = ratio(e, shape);
+            // Nearer by more than the tie margin, or a tie won by the smaller kernel id (entry number).
+            if (ratio <= maxRatio && ratio != Double.POSITIVE_INFINITY && (ratio < bestRatio * (1 - TIE) || (ratio <= bestRatio * (1 + TIE) && e < best))) {
                 best = e;
-                bestHi = hi;
-                bestLo = lo;
+                bestRatio = ratio;
+                bound = Math.min(maxRatio, ratio * (1 + TIE));
             }
         }
-        if (best >= 0 && bestHi <= maxRatio * bestLo) return nearest[best];
+        if (best >= 0) return nearest[best];
         return fallback;
     }
 
@@ -178,6 +194,40 @@ public final class KernelIndex {
 
     @Override public String toString() {
         return op + ":" + dtype + " " + objective + " " + dimensions + " for " + deviceClass + " (" + deviceRule + ", " + count + " shapes)";
+    }
+
+    /**
+     * The product of the sizes, a 0 counting as 1. For two shapes, {@code P >= max(Va/Vb, Vb/Va)}:
+     * the log of the volume ratio is the sum of the dimensions' log ratios, at most the sum of their
+     * absolute values (a dimension 0 on one side only makes {@code P} infinite; on both, 1/1).
+     */
+    private static double volume(int[] values, int from, int length) {
+        double v = 1;
+        for (int j = from; j < from + length; j++) v *= Math.max(values[j], 1);
+        return v;
+    }
+
+    /** Index of the first tuned volume at least {@code volume}, or {@code count}. */
+    private int firstAtLeast(double volume) {
+        int lo = 0, hi = count;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (volumes[mid] < volume) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+
+    /** {@code P} = e^distance between entry {@code e} and a shape: product of larger / smaller size per dimension. */
+    private double ratio(int e, int[] shape) {
+        double larger = 1, smaller = 1;
+        for (int j = 0, base = e * dims; j < dims; j++) {
+            int a = shapes[base + j], q = shape[j];
+            if (a == q) continue;
+            larger *= Math.max(a, q);
+            smaller *= Math.min(a, q);
+        }
+        return smaller == 0 ? Double.POSITIVE_INFINITY : larger / smaller;
     }
 
     private static int hash(int[] values, int from, int length) {
