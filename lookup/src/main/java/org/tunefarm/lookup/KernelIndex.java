@@ -112,25 +112,32 @@ public final class KernelIndex {
         for (int e; (e = slots[slot]) != 0; slot = (slot + 1) & mask) {
             if (Arrays.equals(shapes, (e - 1) * dims, e * dims, shape, 0, dims)) return exact[e - 1];
         }
-        // Nearest: walk the tuned shapes outward from this shape's volume, nearer volume first.
+        // Nearest: walk the tuned shapes outward from this shape's volume, nearer volume first. A
+        // side closes where its volume ratio alone exceeds the bound (the best P so far, at most
+        // e^maxDistance); the walk ends when both have. Multiplications only, up to a candidate.
         double volume = volume(shape, 0, dims);
         int up = firstAtLeast(volume), down = up - 1;
         int best = -1;
         double bestRatio = Double.POSITIVE_INFINITY, bound = maxRatio;
-        while (up < count || down >= 0) {
-            double upRatio = up < count ? volumes[up] / volume : Double.POSITIVE_INFINITY;
-            double downRatio = down >= 0 ? volume / volumes[down] : Double.POSITIVE_INFINITY;
-            int e;
-            if (upRatio <= downRatio) {
-                if (upRatio > bound) break;
-                e = byVolume[up++];
-            } else {
-                if (downRatio > bound) break;
-                e = byVolume[down--];
+        while (true) {
+            boolean upOpen = up < count && volumes[up] <= volume * bound;
+            boolean downOpen = down >= 0 && volumes[down] * bound >= volume;
+            if (!upOpen && !downOpen) break;
+            // Up when only up is open, or when it is the nearer: volumes[up] / volume <= volume / volumes[down].
+            int e = upOpen && (!downOpen || volumes[up] * volumes[down] <= volume * volume) ? byVolume[up++] : byVolume[down--];
+            double larger = 1, smaller = 1;
+            for (int j = 0, base = e * dims; j < dims; j++) {
+                int a = shapes[base + j], q = shape[j];
+                // Branch-free: an equal dimension multiplies both by its size, leaving the ratio
+                // alone; 0 and 0 count as 1 and 1.
+                int max = Math.max(a, q), bothZero = (max - 1) >>> 31;
+                larger *= max + bothZero;
+                smaller *= Math.min(a, q) + bothZero;
             }
-            double ratio = ratio(e, shape);
+            if (smaller == 0 || larger > maxRatio * smaller) continue; // infinitely far, or beyond the threshold
+            double ratio = larger / smaller;
             // Nearer by more than the tie margin, or a tie won by the smaller kernel id (entry number).
-            if (ratio <= maxRatio && ratio != Double.POSITIVE_INFINITY && (ratio < bestRatio * (1 - TIE) || (ratio <= bestRatio * (1 + TIE) && e < best))) {
+            if (ratio < bestRatio * (1 - TIE) || (ratio <= bestRatio * (1 + TIE) && e < best)) {
                 best = e;
                 bestRatio = ratio;
                 bound = Math.min(maxRatio, ratio * (1 + TIE));
@@ -216,18 +223,6 @@ public final class KernelIndex {
             else hi = mid;
         }
         return lo;
-    }
-
-    /** {@code P} = e^distance between entry {@code e} and a shape: product of larger / smaller size per dimension. */
-    private double ratio(int e, int[] shape) {
-        double larger = 1, smaller = 1;
-        for (int j = 0, base = e * dims; j < dims; j++) {
-            int a = shapes[base + j], q = shape[j];
-            if (a == q) continue;
-            larger *= Math.max(a, q);
-            smaller *= Math.min(a, q);
-        }
-        return smaller == 0 ? Double.POSITIVE_INFINITY : larger / smaller;
     }
 
     private static int hash(int[] values, int from, int length) {
