@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
  * stays small. Each prints human-readable lines and, last, one JSON line.
  */
 @Command(name = "tunefarm bench", mixinStandardHelpOptions = true, version = "tunefarm 0.1.0",
-        description = "Benchmarks: measurement fidelity and kernel speed.",
-        subcommands = {FidelityCommand.class, KernelsCommand.class, CommandLine.HelpCommand.class})
+        description = "Benchmarks: measurement fidelity, kernel speed and table lookups.",
+        subcommands = {FidelityCommand.class, KernelsCommand.class, LookupCommand.class, CommandLine.HelpCommand.class})
 public final class BenchMain implements Runnable {
 
     @Override public void run() {

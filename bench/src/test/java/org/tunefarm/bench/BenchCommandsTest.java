@@ -54,4 +54,12 @@ class BenchCommandsTest {
         }
         assertTrue(conv > 0, "no conv case in " + j);
     }
+
+    @Test
+    void lookupQuickEndsWithItsJsonLine() throws Exception {
+        JsonNode j = lastLine("lookup", "--quick");
+        for (String f : List.of("hashMapGetNs", "exactNs", "nearestNs", "defaultNs", "exactOverHashMap", "nearestOverHashMap",
+                "defaultOverHashMap", "bytesPerLookup", "underOneMicrosecond")) assertTrue(j.has(f), f + " in " + j);
+        assertEquals(2000, j.get("entries").asInt());
+    }
 }
