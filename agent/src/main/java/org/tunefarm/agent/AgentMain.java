@@ -11,6 +11,7 @@ import org.tunefarm.agent.harness.Batch;
 import org.tunefarm.agent.harness.BatchCandidate;
 import org.tunefarm.agent.harness.BatchRunner;
 import org.tunefarm.agent.harness.CandidateCheck;
+import org.tunefarm.agent.harness.ThermalGuard;
 import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
@@ -33,7 +34,20 @@ import org.tunefarm.replay.ReplaySpec;
 public final class AgentMain {
     private static final Logger LOG = Logger.getLogger(AgentMain.class.getName());
 
+    /**
+     * A sysfs root to read instead of {@code /sys} (a simulated board's, {@code HeatDevice}), until
+     * the config file's {@code sensors.sysfsRoot} takes its place.
+     */
+    static final String SYSFS_ROOT = "tunefarm.sysfsRoot";
+
     private AgentMain() {}
+
+    private static Sensors sensors() {
+        String root = System.getProperty(SYSFS_ROOT);
+        if (root == null || root.isBlank()) return Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
+        LOG.info(() -> "sensors: reading the sysfs tree under " + root);
+        return Sensors.memoised(Sensors.linux(java.nio.file.Path.of(root)), Duration.ofMillis(200));
+    }
 
     public static void main(String[] args) throws Exception {
         AgentConfig config;
@@ -63,7 +77,7 @@ public final class AgentMain {
         }
         String advice = JvmAdvice.forThisJvm().orElse(null);
         if (advice != null) LOG.info(advice);
-        Sensors sensors = Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
+        Sensors sensors = sensors();
         CommandKernels commands = new CommandKernels(config.commandKernels());
         List<String> families = new ArrayList<>(KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList());
         families.addAll(commands.names());
@@ -74,13 +88,16 @@ public final class AgentMain {
         // One seam, three kinds of worker: built-in families in a worker JVM, command kernels from
         // here, and replayed candidates in process (they run no code, so there is nothing to contain,
         // and a fresh worker per lease would only re-read the cache file).
-        BatchRunner inJvm = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
-        BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
-        BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
+        // One board, one heat: every kind of worker waits for the same cooldown and shares one clock baseline.
+        ThermalGuard thermal = ThermalGuard.atStart(sensors, config.thermal());
+        BatchRunner inJvm = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check, thermal);
+        BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check, thermal);
+        BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(),
+                check, thermal);
         LeaseRunner leases = (lease, each) -> (commands.has(lease.key().op()) ? byCommand
                 : lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : inJvm).run(new Batch(lease.sweepId(), lease.key(),
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),
-                lease.round(), lease.fidelity()), each);
+                lease.round(), lease.fidelity(), lease.objective(), lease.sustainedSeconds()), each);
         Agent agent = new Agent(config, profile, List.copyOf(families), commands.declarations(), leases, sensors::read);
         if (config.autoUpdate() != null) agent.updatingFrom(config.autoUpdate());
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));

@@ -1,0 +1,39 @@
+package org.tunefarm.agent.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.tunefarm.measure.SensorReading;
+
+class EnergyMeterTest {
+
+    private static TimedReading at(double ms, Double watts, Double joules) {
+        return new TimedReading(ms, new SensorReading(50.0, 1500.0, watts, null, null, null, joules, null));
+    }
+
+    @Test
+    void theEnergyCounterIsInterpolatedAcrossTheWindow() {
+        // 10 W from t=0: the counter reads 0, 1, 2, 3 J at 0, 100, 200, 300 ms.
+        List<TimedReading> r = List.of(at(0, 10.0, 0.0), at(100, 10.0, 1.0), at(200, 10.0, 2.0), at(300, 10.0, 3.0));
+        // 50..250 ms is 2 J over 1000 calls.
+        assertEquals(0.002, EnergyMeter.perCall(r, new SampleWindow(50, 250, 1000)), 1e-12);
+    }
+
+    @Test
+    void withoutACounterMeanPowerTimesTime() {
+        List<TimedReading> r = List.of(at(0, 4.0, null), at(100, 8.0, null), at(200, 12.0, null), at(300, 2.0, null));
+        // Readings inside 50..250: 8 W and 12 W, mean 10 W, for 0.2 s: 2 J over 100 calls.
+        assertEquals(0.02, EnergyMeter.perCall(r, new SampleWindow(50, 250, 100)), 1e-12);
+        // A window between two polls: the nearest reading stands for it.
+        assertEquals(8.0 * 0.02 / 10, EnergyMeter.perCall(r, new SampleWindow(101, 121, 10)), 1e-12);
+    }
+
+    @Test
+    void nothingReadableIsNull() {
+        assertNull(EnergyMeter.perCall(List.of(at(0, null, null), at(100, null, null)), new SampleWindow(10, 90, 5)));
+        assertNull(EnergyMeter.perCall(List.of(), new SampleWindow(10, 90, 5)));
+        assertNull(EnergyMeter.perCall(List.of(at(0, 5.0, 0.0)), null), "no timed samples");
+    }
+}
