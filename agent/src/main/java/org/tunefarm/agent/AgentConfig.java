@@ -156,7 +156,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             String f = it.next();
             if (!THERMAL_FIELDS.contains(f)) throw new IllegalArgumentException("thermal." + f + ": unknown field (known: " + new TreeSet<>(THERMAL_FIELDS) + ")");
         }
-        Double start = n.hasNonNull("startTemperatureC") ? number(n, "startTemperatureC") : d.startTemperatureC();
+        Double start = n.hasNonNull("startTemperatureC") ? Double.valueOf(number(n, "startTemperatureC")) : d.startTemperatureC();
         double margin = n.hasNonNull("marginC") ? number(n, "marginC") : d.marginC();
         long timeout = n.hasNonNull("cooldownTimeoutMs") ? (long) whole(n, "cooldownTimeoutMs") : d.cooldownTimeoutMs();
         int retakes = n.hasNonNull("maxThrottleRetakes") ? (int) whole(n, "maxThrottleRetakes") : d.maxThrottleRetakes();

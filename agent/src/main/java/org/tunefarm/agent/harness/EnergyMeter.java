@@ -1,62 +1,52 @@
 package org.tunefarm.agent.harness;
 
 import java.util.List;
-import org.tunefarm.measure.SensorReading;
 
 /**
- * Joules per call over a measurement's timed samples, from the readings taken while it ran: the
- * difference of the board's energy counter across the samples' window where it has one
- * (interpolated between readings), else its mean power over the window times the window's length.
- * Null where the board offers neither, or too few readings fall around the window.
+ * Joules per call over a measurement's timed samples: the board's mean power while the candidate
+ * ran, times the samples' window, over the calls they timed. The mean power comes from the
+ * board's energy counter where it has one (its rise between two readings over their time apart),
+ * else from its power readings. Readings inside the window are used when there are enough (a
+ * sustained run's last fifth); a window shorter than the polling period uses the readings taken
+ * under load, between the watch's first (before the worker started) and last (after it ended):
+ * the candidate draws the same power while it warms up as while it is timed. Null where the
+ * board offers neither sensor, or no reading was taken under load.
  */
 public final class EnergyMeter {
     private EnergyMeter() {}
 
     public static Double perCall(List<TimedReading> readings, SampleWindow window) {
-        if (window == null || readings.isEmpty()) return null;
-        Double fromCounter = counter(readings, window);
-        if (fromCounter != null) return fromCounter;
+        if (window == null) return null;
+        List<TimedReading> inside = readings.stream().filter(t -> t.atMs() >= window.fromMs() && t.atMs() <= window.toMs()).toList();
+        List<TimedReading> loaded = readings.size() > 2 ? readings.subList(1, readings.size() - 1) : inside;
+        Double watts = fromCounter(inside);
+        if (watts == null) watts = fromCounter(loaded);
+        if (watts == null) watts = meanPower(inside);
+        if (watts == null) watts = meanPower(loaded);
+        return watts == null ? null : watts * window.seconds() / window.calls();
+    }
+
+    /** Mean power from the energy counter between the first and last readings that have it; null with fewer than two. */
+    private static Double fromCounter(List<TimedReading> readings) {
+        TimedReading first = null, last = null;
+        for (TimedReading t : readings) {
+            if (t.reading().energyJ() == null) continue;
+            if (first == null) first = t;
+            last = t;
+        }
+        if (first == null || last.atMs() <= first.atMs()) return null;
+        double joules = last.reading().energyJ() - first.reading().energyJ();
+        return joules < 0 ? null : joules / ((last.atMs() - first.atMs()) / 1000); // a counter that wrapped says nothing
+    }
+
+    private static Double meanPower(List<TimedReading> readings) {
         double sum = 0;
         int n = 0;
-        Double nearest = null;
-        double nearestGap = Double.MAX_VALUE;
         for (TimedReading t : readings) {
-            Double p = t.reading().powerW();
-            if (p == null) continue;
-            if (t.atMs() >= window.fromMs() && t.atMs() <= window.toMs()) {
-                sum += p;
-                n++;
-            }
-            double gap = Math.abs(t.atMs() - (window.fromMs() + window.toMs()) / 2);
-            if (gap < nearestGap) {
-                nearestGap = gap;
-                nearest = p;
-            }
+            if (t.reading().powerW() == null) continue;
+            sum += t.reading().powerW();
+            n++;
         }
-        // A window shorter than the polling period may hold no reading: the nearest stands for it.
-        Double meanW = n > 0 ? Double.valueOf(sum / n) : nearest;
-        return meanW == null ? null : meanW * window.seconds() / window.calls();
-    }
-
-    /** From the energy counter: needs a reading at or before the window's start and one at or after its end. */
-    private static Double counter(List<TimedReading> readings, SampleWindow w) {
-        Double start = interpolate(readings, w.fromMs());
-        Double end = interpolate(readings, w.toMs());
-        if (start == null || end == null || end < start) return null; // a counter that wrapped says nothing
-        return (end - start) / w.calls();
-    }
-
-    private static Double interpolate(List<TimedReading> readings, double atMs) {
-        TimedReading before = null, after = null;
-        for (TimedReading t : readings) {
-            SensorReading r = t.reading();
-            if (r.energyJ() == null) continue;
-            if (t.atMs() <= atMs) before = t;
-            if (t.atMs() >= atMs && after == null) after = t;
-        }
-        if (before == null || after == null) return null;
-        if (after.atMs() == before.atMs()) return before.reading().energyJ();
-        double f = (atMs - before.atMs()) / (after.atMs() - before.atMs());
-        return before.reading().energyJ() + f * (after.reading().energyJ() - before.reading().energyJ());
+        return n == 0 ? null : sum / n;
     }
 }

@@ -18,7 +18,7 @@ import org.tunefarm.measure.SensorReading;
 public final class SensorWatch {
 
     /** How often the sensors are read under load (the agent's sensors are memoised for about 200 ms). */
-    static final long PERIOD_MS = 100;
+    static final long PERIOD_MS = 50;
 
     private final Sensors sensors;
     private ScheduledExecutorService timer;

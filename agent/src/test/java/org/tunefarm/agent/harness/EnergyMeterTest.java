@@ -14,11 +14,11 @@ class EnergyMeterTest {
     }
 
     @Test
-    void theEnergyCounterIsInterpolatedAcrossTheWindow() {
-        // 10 W from t=0: the counter reads 0, 1, 2, 3 J at 0, 100, 200, 300 ms.
-        List<TimedReading> r = List.of(at(0, 10.0, 0.0), at(100, 10.0, 1.0), at(200, 10.0, 2.0), at(300, 10.0, 3.0));
-        // 50..250 ms is 2 J over 1000 calls.
-        assertEquals(0.002, EnergyMeter.perCall(r, new SampleWindow(50, 250, 1000)), 1e-12);
+    void theEnergyCounterGivesTheMeanPowerOverTheWindow() {
+        // Idle at 1 W until 100 ms, then 10 W: the counter reads 0, 0.1, 1.1, 2.1 J at 0, 100, 200, 300 ms.
+        List<TimedReading> r = List.of(at(0, 1.0, 0.0), at(100, 10.0, 0.1), at(200, 10.0, 1.1), at(300, 10.0, 2.1), at(400, 1.0, 2.2));
+        // 150..350 ms holds the readings at 200 and 300: 10 W for 0.2 s is 2 J, over 1000 calls.
+        assertEquals(0.002, EnergyMeter.perCall(r, new SampleWindow(150, 350, 1000)), 1e-12);
     }
 
     @Test
@@ -26,8 +26,8 @@ class EnergyMeterTest {
         List<TimedReading> r = List.of(at(0, 4.0, null), at(100, 8.0, null), at(200, 12.0, null), at(300, 2.0, null));
         // Readings inside 50..250: 8 W and 12 W, mean 10 W, for 0.2 s: 2 J over 100 calls.
         assertEquals(0.02, EnergyMeter.perCall(r, new SampleWindow(50, 250, 100)), 1e-12);
-        // A window between two polls: the nearest reading stands for it.
-        assertEquals(8.0 * 0.02 / 10, EnergyMeter.perCall(r, new SampleWindow(101, 121, 10)), 1e-12);
+        // A window between two polls: the readings under load (all but the first and the last) stand for it.
+        assertEquals(10.0 * 0.02 / 10, EnergyMeter.perCall(r, new SampleWindow(101, 121, 10)), 1e-12);
     }
 
     @Test

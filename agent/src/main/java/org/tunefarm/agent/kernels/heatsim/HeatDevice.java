@@ -35,6 +35,9 @@ public final class HeatDevice {
     public static final String SYSFS = "sys";
     /** What the fake sysfs calls its thermal zone, as a Raspberry Pi does. */
     public static final String ZONE_TYPE = "cpu-thermal";
+    private static final String ZONE = "class/thermal/thermal_zone0";
+    private static final String CPUFREQ = "devices/system/cpu/cpu0/cpufreq";
+    private static final String HWMON = "class/hwmon/hwmon0";
 
     private static final long MAGIC = 0x7475_6e65_6865_6174L; // "tuneheat"
     private static final int T = 8, AT = 16, DRAW = 24, UNTIL = 32, ENERGY = 40, MODEL = 48, SIZE = MODEL + 8 * 8;
@@ -45,6 +48,8 @@ public final class HeatDevice {
     private final FileChannel channel;
     private final ByteBuffer state;
     private final HeatModel model;
+    /** The previous {@link #tick()}, for the mean power since. */
+    private Reading lastTick;
 
     private HeatDevice(Path dir, FileChannel channel, ByteBuffer state) {
         this.dir = dir;
@@ -69,6 +74,7 @@ public final class HeatDevice {
             CHANNELS.remove(file);
             Files.deleteIfExists(dir.resolve(TRACE));
             HeatDevice d = open(dir);
+            d.publishFixed();
             d.publish(d.advance());
             return d;
         } catch (IOException e) {
@@ -132,7 +138,8 @@ public final class HeatDevice {
     }
 
     private Reading update(double now, double dynamicW, double callNsAtMax) {
-        synchronized (state) {
+        // Every device of one file in this JVM shares its channel: the channel is the JVM's lock, the file lock the other processes'.
+        synchronized (channel != null ? channel : state) {
             try (FileLock lock = channel == null ? null : channel.lock()) {
                 double t = state.getDouble(T), at = state.getDouble(AT), draw = state.getDouble(DRAW), until = state.getDouble(UNTIL);
                 double energy = state.getDouble(ENERGY);
@@ -165,10 +172,14 @@ public final class HeatDevice {
 
     /**
      * Advances the model, writes the fake sysfs tree and appends a line to the temperature trace:
-     * what a real board's firmware and sensors do on their own, continuously.
+     * what a real board's firmware and sensors do on their own, continuously. One thread ticks a device.
      */
     public Reading tick() {
-        Reading r = advance();
+        Reading now = advance();
+        // Power as a board's sensor reports it: the mean since the last reading, not whether a call runs this instant.
+        Reading r = lastTick == null || now.atMs() <= lastTick.atMs() ? now : new Reading(now.atMs(), now.temperatureC(), now.clockMhz(),
+                (now.energyJ() - lastTick.energyJ()) / ((now.atMs() - lastTick.atMs()) / 1000), now.energyJ());
+        lastTick = now;
         if (dir != null) {
             publish(r);
             try {
@@ -194,20 +205,21 @@ public final class HeatDevice {
      */
     private void publish(Reading r) {
         Path sys = sysfsRoot(dir);
-        Path zone = sys.resolve("class/thermal/thermal_zone0");
-        Path freq = sys.resolve("devices/system/cpu/cpu0/cpufreq");
-        Path hwmon = sys.resolve("class/hwmon/hwmon0");
-        long kHz = Math.round(r.clockMhz() * 1000);
-        write(zone.resolve("type"), ZONE_TYPE);
-        write(zone.resolve("temp"), Long.toString(Math.round(r.temperatureC() * 1000)));
-        write(zone.resolve("trip_point_0_type"), "passive");
-        write(zone.resolve("trip_point_0_temp"), Long.toString(Math.round(model.throttleC() * 1000)));
-        write(freq.resolve("scaling_cur_freq"), Long.toString(kHz));
-        write(freq.resolve("cpuinfo_cur_freq"), Long.toString(kHz));
-        write(freq.resolve("cpuinfo_max_freq"), Long.toString(Math.round(model.maxMhz() * 1000)));
-        write(hwmon.resolve("name"), "heatsim");
-        write(hwmon.resolve("power1_input"), Long.toString(Math.round(r.powerW() * 1e6)));
-        write(hwmon.resolve("energy1_input"), Long.toString(Math.round(r.energyJ() * 1e6)));
+        write(sys.resolve(ZONE + "/temp"), Long.toString(Math.round(r.temperatureC() * 1000)));
+        write(sys.resolve(CPUFREQ + "/scaling_cur_freq"), Long.toString(Math.round(r.clockMhz() * 1000)));
+        write(sys.resolve(CPUFREQ + "/cpuinfo_cur_freq"), Long.toString(Math.round(r.clockMhz() * 1000)));
+        write(sys.resolve(HWMON + "/power1_input"), Long.toString(Math.round(r.powerW() * 1e6)));
+        write(sys.resolve(HWMON + "/energy1_input"), Long.toString(Math.round(r.energyJ() * 1e6)));
+    }
+
+    /** What does not change: the zone's type and trip point, the maximum clock, the sensor's name. */
+    private void publishFixed() {
+        Path sys = sysfsRoot(dir);
+        write(sys.resolve(ZONE + "/type"), ZONE_TYPE);
+        write(sys.resolve(ZONE + "/trip_point_0_type"), "passive");
+        write(sys.resolve(ZONE + "/trip_point_0_temp"), Long.toString(Math.round(model.throttleC() * 1000)));
+        write(sys.resolve(CPUFREQ + "/cpuinfo_max_freq"), Long.toString(Math.round(model.maxMhz() * 1000)));
+        write(sys.resolve(HWMON + "/name"), "heatsim");
     }
 
     private static void write(Path file, String value) {

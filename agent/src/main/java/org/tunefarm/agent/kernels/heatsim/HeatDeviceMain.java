@@ -11,7 +11,7 @@ import org.tunefarm.kernel.HeatModel;
  * {@value HeatSimFamily#DIR_ENV}; the agent reads its sysfs under {@code DIR/sys}.
  */
 public final class HeatDeviceMain {
-    static final long PERIOD_MS = 50;
+    static final long PERIOD_MS = 20;
 
     private HeatDeviceMain() {}
 

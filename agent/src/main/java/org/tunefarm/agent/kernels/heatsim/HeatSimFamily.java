@@ -62,14 +62,21 @@ public final class HeatSimFamily implements KernelFamily {
         }
         HeatDevice d = w.device();
         return new Candidate() {
-            /** When the previous call was due to end: a late wake-up shortens the next wait, so the rate stays exact. */
-            private long due = Long.MIN_VALUE;
+            /**
+             * When the previous call was due to end, and when it did: a call that woke late (a busy
+             * machine) shortens the next one, so back-to-back calls keep the modelled rate; a pause
+             * of the caller between calls is its own time, not carried over.
+             */
+            private long due;
+            private long returned = Long.MIN_VALUE;
 
             @Override public void run() {
                 HeatDevice.Reading r = d.call(watts, atMax);
-                long now = System.nanoTime();
-                due = (due == Long.MIN_VALUE || due < now - 1_000_000 ? now : due) + (long) d.callNs(atMax, r.clockMhz());
-                for (long left = due - now; left > 0; left = due - System.nanoTime()) LockSupport.parkNanos(left);
+                long start = System.nanoTime();
+                if (returned == Long.MIN_VALUE || start - returned > 1_000_000) due = start;
+                due += (long) d.callNs(atMax, r.clockMhz());
+                for (long left = due - System.nanoTime(); left > 0; left = due - System.nanoTime()) LockSupport.parkNanos(left);
+                returned = System.nanoTime();
             }
 
             @Override public double maxError() { return 0; }

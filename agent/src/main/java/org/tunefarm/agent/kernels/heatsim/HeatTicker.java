@@ -27,7 +27,13 @@ public final class HeatTicker implements AutoCloseable {
         }, 0, periodMs, TimeUnit.MILLISECONDS);
     }
 
+    /** Stops ticking; returns once a tick under way has finished writing. */
     @Override public void close() {
         timer.shutdownNow();
+        try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
