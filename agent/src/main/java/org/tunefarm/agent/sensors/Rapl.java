@@ -40,8 +40,8 @@ final class Rapl {
             if (v == null) {
                 if (!toldUnreadable && sysfs.denied(f)) {
                     toldUnreadable = true;
-                    LOG.warning(() -> "energy: " + sysfs.root().relativize(f) + " under " + sysfs.root() + " is readable by root only (Linux 5.10+), so records carry no"
-                            + " energy figure. Run the agent as root, or grant its group read with a udev rule in"
+                    LOG.warning(() -> "energy: " + f + " is readable by root only (Linux 5.10+), so records carry no energy figure."
+                            + " Run the agent as root, or grant its group (tunefarm for the service) read with a udev rule in"
                             + " /etc/udev/rules.d/70-tunefarm-rapl.rules: " + UDEV_RULE
                             + " (then: udevadm trigger --subsystem-match=powercap --action=add)");
                 }
