@@ -17,6 +17,7 @@ import java.util.TreeSet;
 import org.tunefarm.agent.kernels.command.CommandKernel;
 import org.tunefarm.agent.kernels.command.CommandKernelReader;
 import org.tunefarm.agent.link.LinkTls;
+import org.tunefarm.agent.sensors.SensorsConfig;
 
 /**
  * An agent's settings: from its config file ({@code --config}, YAML or JSON, see
@@ -31,20 +32,21 @@ import org.tunefarm.agent.link.LinkTls;
  *                       by default {@code <state folder>/<id>.credential}
  * @param autoUpdate     the farm's HTTP address to fetch a newer agent jar from ({@code --auto-update URL}), or null
  * @param verbose        log the libraries' INFO lines too
+ * @param sensors        where and which sensors to read (the file's {@code sensors:} section)
  */
 public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels,
                           List<CommandKernel> commandKernels, Path spaces, LinkTls tls, Path credentialFile,
-                          URI autoUpdate, boolean verbose) {
+                          URI autoUpdate, boolean verbose, SensorsConfig sensors) {
 
     /** Without command kernels, replayed spaces or TLS, the credential in the default state folder. */
     public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
-        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId), null, false);
+        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId), null, false, SensorsConfig.DEFAULT);
     }
 
     static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] [--token-file FILE] [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
             + " [--tls] [--trust PEM-FILE] [--state DIR] [--credential-file FILE] [--auto-update FARM-URL] [--verbose]";
     private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels", "stateDir",
-            "credentialFile", "autoUpdate");
+            "credentialFile", "autoUpdate", "sensors");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public static AgentConfig parse(String[] args) {
@@ -60,6 +62,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         Path credentialFile = null;
         URI autoUpdate = null;
         boolean verbose = false;
+        SensorsConfig sensors = SensorsConfig.DEFAULT;
         // The file first, wherever --config stands, so every flag overrides it.
         for (int i = 0; i + 1 < args.length; i++) {
             if (!args[i].equals("--config")) continue;
@@ -80,6 +83,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             if (root.hasNonNull("credentialFile") && !root.get("credentialFile").asText().isBlank()) credentialFile = base.resolve(root.get("credentialFile").asText());
             try {
                 kernels = CommandKernelReader.read(root.get("commandKernels"), base);
+                sensors = SensorsConfig.read(root.get("sensors"), base);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(file + ": " + e.getMessage());
             }
@@ -131,7 +135,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         if (id == null) id = defaultId();
         if (credentialFile == null) credentialFile = credentialIn(stateDir != null ? stateDir : defaultStateDir(), id);
         return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null,
-                credentialFile.toAbsolutePath().normalize(), autoUpdate, verbose);
+                credentialFile.toAbsolutePath().normalize(), autoUpdate, verbose, sensors);
     }
 
     /** One file per agent id, so several agents may share a state folder. */

@@ -1,7 +1,6 @@
 package org.tunefarm.agent;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -63,7 +62,7 @@ public final class AgentMain {
         }
         String advice = JvmAdvice.forThisJvm().orElse(null);
         if (advice != null) LOG.info(advice);
-        Sensors sensors = Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
+        Sensors sensors = Sensors.forConfig(config.sensors());
         CommandKernels commands = new CommandKernels(config.commandKernels());
         List<String> families = new ArrayList<>(KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList());
         families.addAll(commands.names());
