@@ -195,7 +195,27 @@ fi
 if [[ $AGENT_USER == tunefarm && $(id -un) != tunefarm ]]; then
   id tunefarm >/dev/null 2>&1 ||
     useradd --system --user-group --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin tunefarm
+  # A Pi's throttle bits: vcgencmd opens /dev/vchiq, the video group's (the unit adds it as well).
+  if getent group video >/dev/null 2>&1; then usermod -aG video tunefarm; fi
   chown -R tunefarm:tunefarm "$STATE"
+fi
+
+# RAPL energy counters are root-only since Linux 5.10 (closed for a side channel): opening them to
+# the agent is the board owner's call, so the installer only says how.
+RAPL=/sys/class/powercap/intel-rapl:0/energy_uj
+rapl_readable() {
+  local mode group
+  [[ $AGENT_USER == root ]] && return 0
+  mode=$(stat -c %A "$RAPL" 2>/dev/null) || return 0
+  group=$(stat -c %G "$RAPL" 2>/dev/null)
+  [[ ${mode:7:1} == r ]] || { [[ ${mode:4:1} == r && " $(id -nG "$AGENT_USER" 2>/dev/null) " == *" $group "* ]]; }
+}
+if [[ -z $TERMUX && -e $RAPL ]] && ! rapl_readable; then
+  AGENT_GROUP=$(id -gn "$AGENT_USER" 2>/dev/null || echo "$AGENT_USER")
+  say "energy: RAPL counters ($RAPL) are readable by root only, so records carry no energy figure."
+  say "  To let the agent's group ($AGENT_GROUP) read them, as root:"
+  say "  echo 'ACTION==\"add\", SUBSYSTEM==\"powercap\", KERNEL==\"intel-rapl:*\", RUN+=\"/bin/chgrp $AGENT_GROUP /sys%p/energy_uj\", RUN+=\"/bin/chmod g+r /sys%p/energy_uj\"' > /etc/udev/rules.d/70-tunefarm-rapl.rules"
+  say "  udevadm trigger --subsystem-match=powercap --action=add"
 fi
 chmod 700 "$STATE"
 chmod 600 "$STATE/farm-token"
@@ -248,7 +268,10 @@ if [[ -n $FOREGROUND ]]; then
   trap - EXIT; rm -rf "$TMP"
   exec "$DEST/run-agent.sh"
 elif [[ $SERVICE == systemd ]]; then
-  unit_template | sed -e "s|@PREFIX@|$DEST|g" -e "s|@STATE@|$STATE|g" -e "s|@USER@|$AGENT_USER|g" \
+  unit=$(unit_template)
+  # systemd refuses to start a unit whose SupplementaryGroups= names a group the system lacks.
+  getent group video >/dev/null 2>&1 || unit=$(sed '/^SupplementaryGroups=video$/d' <<<"$unit")
+  sed -e "s|@PREFIX@|$DEST|g" -e "s|@STATE@|$STATE|g" -e "s|@USER@|$AGENT_USER|g" <<<"$unit" \
     > /etc/systemd/system/tunefarm-agent.service
   systemctl daemon-reload
   systemctl enable --quiet tunefarm-agent.service

@@ -343,11 +343,14 @@
     const body = await getJson("/api/table?" + tableQuery());
     const rows = body.entries.map((e) => `<tr><td class="mono clip" title="${esc(e.deviceClass)}">${esc(short(e.deviceClass))}</td>
       <td>${esc(e.kernel.op)}</td><td class="mono">${esc(Object.entries(e.kernel.shape).map(([k, v]) => k + "=" + v).join(" "))}</td>
+      <td>${esc(e.objective || "latency")}</td>
       <td class="mono">${esc(paramText(e.params))}</td><td class="num">${(e.stats.medianNs / 1e6).toFixed(3)} ms</td>
+      <td class="num">${e.sustainedNs == null ? "n/a" : (e.sustainedNs / 1e6).toFixed(3) + " ms"}</td>
+      <td class="num">${e.energyJ == null ? "n/a" : e.energyJ.toPrecision(3) + " J"}</td>
       <td class="num">${e.gflops == null ? "—" : e.gflops.toFixed(1)}</td>
       <td class="num">${e.speedupOverDefault == null ? "—" : e.speedupOverDefault.toFixed(2) + "×"}</td>
       <td class="num">${e.boardSpread == null ? "—" : (100 * e.boardSpread).toFixed(1) + " %"}</td></tr>`);
-    fill("table", rows, 8, "no entries" + (tableQuery() ? " match the filters" : " yet"));
+    fill("table", rows, 11, "no entries" + (tableQuery() ? " match the filters" : " yet"));
     if (!tableQuery()) {
       fillOptions("f-class", [...new Set(body.entries.map((e) => e.deviceClass))]);
       fillOptions("f-op", [...new Set(body.entries.map((e) => e.kernel.op))]);

@@ -18,6 +18,7 @@ import org.tunefarm.agent.harness.ThermalSettings;
 import org.tunefarm.agent.kernels.command.CommandKernel;
 import org.tunefarm.agent.kernels.command.CommandKernelReader;
 import org.tunefarm.agent.link.LinkTls;
+import org.tunefarm.agent.sensors.SensorsConfig;
 
 /**
  * An agent's settings: from its config file ({@code --config}, YAML or JSON, see
@@ -32,11 +33,12 @@ import org.tunefarm.agent.link.LinkTls;
  *                       by default {@code <state folder>/<id>.credential}
  * @param autoUpdate     the farm's HTTP address to fetch a newer agent jar from ({@code --auto-update URL}), or null
  * @param verbose        log the libraries' INFO lines too
+ * @param sensors        where and which sensors to read (the file's {@code sensors:} section)
  * @param thermal        the config file's {@code thermal:} section: cooldown gate and throttle detection
  */
 public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels,
                           List<CommandKernel> commandKernels, Path spaces, LinkTls tls, Path credentialFile,
-                          URI autoUpdate, boolean verbose, ThermalSettings thermal) {
+                          URI autoUpdate, boolean verbose, SensorsConfig sensors, ThermalSettings thermal) {
 
     public AgentConfig {
         if (thermal == null) thermal = ThermalSettings.DEFAULTS;
@@ -44,13 +46,13 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
 
     /** Without command kernels, replayed spaces or TLS, the credential in the default state folder. */
     public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
-        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId), null, false, null);
+        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId), null, false, SensorsConfig.DEFAULT, null);
     }
 
     static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] [--token-file FILE] [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
             + " [--tls] [--trust PEM-FILE] [--state DIR] [--credential-file FILE] [--auto-update FARM-URL] [--verbose]";
     private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels", "stateDir",
-            "credentialFile", "autoUpdate", "thermal");
+            "credentialFile", "autoUpdate", "sensors", "thermal");
     private static final Set<String> THERMAL_FIELDS = Set.of("startTemperatureC", "marginC", "cooldownTimeoutMs", "maxThrottleRetakes", "clockTolerance");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -68,6 +70,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         URI autoUpdate = null;
         boolean verbose = false;
         ThermalSettings thermal = ThermalSettings.DEFAULTS;
+        SensorsConfig sensors = SensorsConfig.DEFAULT;
         // The file first, wherever --config stands, so every flag overrides it.
         for (int i = 0; i + 1 < args.length; i++) {
             if (!args[i].equals("--config")) continue;
@@ -93,6 +96,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             }
             try {
                 kernels = CommandKernelReader.read(root.get("commandKernels"), base);
+                sensors = SensorsConfig.read(root.get("sensors"), base);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(file + ": " + e.getMessage());
             }
@@ -144,7 +148,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         if (id == null) id = defaultId();
         if (credentialFile == null) credentialFile = credentialIn(stateDir != null ? stateDir : defaultStateDir(), id);
         return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null,
-                credentialFile.toAbsolutePath().normalize(), autoUpdate, verbose, thermal);
+                credentialFile.toAbsolutePath().normalize(), autoUpdate, verbose, sensors, thermal);
     }
 
     /** The {@code thermal:} section; absent fields keep their defaults, and a bad one is named. */

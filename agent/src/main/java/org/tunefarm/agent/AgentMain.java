@@ -1,7 +1,6 @@
 package org.tunefarm.agent;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -34,20 +33,8 @@ import org.tunefarm.replay.ReplaySpec;
 public final class AgentMain {
     private static final Logger LOG = Logger.getLogger(AgentMain.class.getName());
 
-    /**
-     * A sysfs root to read instead of {@code /sys} (a simulated board's, {@code HeatDevice}), until
-     * the config file's {@code sensors.sysfsRoot} takes its place.
-     */
-    static final String SYSFS_ROOT = "tunefarm.sysfsRoot";
-
     private AgentMain() {}
 
-    private static Sensors sensors() {
-        String root = System.getProperty(SYSFS_ROOT);
-        if (root == null || root.isBlank()) return Sensors.memoised(Sensors.forThisMachine(), Duration.ofMillis(200));
-        LOG.info(() -> "sensors: reading the sysfs tree under " + root);
-        return Sensors.memoised(Sensors.linux(java.nio.file.Path.of(root)), Duration.ofMillis(200));
-    }
 
     public static void main(String[] args) throws Exception {
         AgentConfig config;
@@ -77,7 +64,7 @@ public final class AgentMain {
         }
         String advice = JvmAdvice.forThisJvm().orElse(null);
         if (advice != null) LOG.info(advice);
-        Sensors sensors = sensors();
+        Sensors sensors = Sensors.forConfig(config.sensors());
         CommandKernels commands = new CommandKernels(config.commandKernels());
         List<String> families = new ArrayList<>(KernelFamilies.all().stream().map(KernelFamily::spec).map(s -> s.op()).toList());
         families.addAll(commands.names());
@@ -97,7 +84,7 @@ public final class AgentMain {
         LeaseRunner leases = (lease, each) -> (commands.has(lease.key().op()) ? byCommand
                 : lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : inJvm).run(new Batch(lease.sweepId(), lease.key(),
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),
-                lease.round(), lease.fidelity(), lease.objective(), lease.sustainedSeconds()), each);
+                lease.round(), lease.fidelity(), lease.objective(), lease.sustainedSeconds(), lease.deadline()), each);
         Agent agent = new Agent(config, profile, List.copyOf(families), commands.declarations(), leases, sensors::read);
         if (config.autoUpdate() != null) agent.updatingFrom(config.autoUpdate());
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));

@@ -46,4 +46,20 @@ class AgentConfigTest {
             assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
         }
     }
+
+    @Test void theSensorsSectionIsReadAndItsErrorsNameTheFileAndTheField() throws Exception {
+        Files.writeString(dir.resolve("token"), "farm-secret\n");
+        Files.createDirectories(dir.resolve("pi-sys"));
+        Path yaml = Files.writeString(dir.resolve("agent.yaml"), "coordinators: [h:1]\ntokenFile: token\nsensors:\n  sysfsRoot: pi-sys\n  thermalZones: [cpu-thermal]\n");
+        AgentConfig c = AgentConfig.parse(new String[] {"--config", yaml.toString()});
+        assertEquals(dir.resolve("pi-sys").toAbsolutePath(), c.sensors().sysfsRoot());
+        assertEquals(java.util.List.of("cpu-thermal"), c.sensors().thermalZones());
+        assertEquals(org.tunefarm.agent.sensors.SensorsConfig.DEFAULT,
+                AgentConfig.parse(new String[] {"--coordinator", "h:1", "--token-file", dir.resolve("token").toString()}).sensors());
+
+        Path bad = Files.writeString(dir.resolve("bad.yaml"), "coordinators: [h:1]\ntokenFile: token\nsensors: {thermalZones: []}\n");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> AgentConfig.parse(new String[] {"--config", bad.toString()}));
+        assertEquals(bad + ": sensors.thermalZones: is empty; name at least one zone type, or leave it out for the default list", e.getMessage());
+    }
 }

@@ -52,6 +52,16 @@ public final class BestKernelTable {
         return Optional.ofNullable(entries.get(TableEntry.slot(deviceClass, key, TableEntry.LATENCY)));
     }
 
+    /** The entry of this class and kernel for {@code objective}; empty when no record had its figure (never another objective's). */
+    public Optional<TableEntry> lookup(String deviceClass, KernelKey key, org.tunefarm.measure.Objective objective) {
+        return Optional.ofNullable(entries.get(TableEntry.slot(deviceClass, key, objective.text())));
+    }
+
+    /** The entry in {@code e}'s slot (same class, kernel and objective). */
+    public Optional<TableEntry> lookup(TableEntry e) {
+        return Optional.ofNullable(entries.get(e.slot()));
+    }
+
     /** Entries in a stable order: device class, then kernel key. */
     public List<TableEntry> entries() {
         return new ArrayList<>(entries.values());

@@ -1,10 +1,13 @@
 package org.tunefarm.table;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.Objective;
 import org.tunefarm.measure.Status;
 import org.tunefarm.protocol.Lease;
 
@@ -21,11 +24,21 @@ import org.tunefarm.protocol.Lease;
  * twice); {@code boardSpread} is derived from it: for the winner, (slowest - fastest) / fastest
  * median over the boards that re-measured it, null until two boards have.
  *
- * <p>{@code objective} says what "best" means: {@value #LATENCY} (the lowest median time per call)
- * is the only one measured today; an entry read without one (schema {@code tunefarm.table/1}) is a
- * latency entry. {@code defaultParams} are the parameters of the family default (the sweep's
- * baseline record), part of the baseline fact and merged with it; null while no baseline was
- * measured, and in entries read from {@code /1}.
+ * <p>{@code objective} says what "best" means, by the figure it ranks by ({@link Objective#figure},
+ * lower is better): {@value #LATENCY} (the lowest median time per call; an entry read without an
+ * objective, schema {@code tunefarm.table/1}, is one), {@code sustained} (time per call after a
+ * finalist ran continuously for its sweep's {@code sustainedSeconds}), {@code energy} (joules per
+ * call) and {@code edp} (joules times seconds per call). A record gives an entry for each objective
+ * whose figure it has, and none for the others: a board without an energy sensor never makes an
+ * energy entry, and a THROTTLED or failed record none at all. {@code defaultParams} are the
+ * parameters of the family default (the sweep's baseline record), part of the baseline fact and
+ * merged with it; null while no baseline was measured, and in entries read from {@code /1}.
+ *
+ * <p>A latency entry's fourth fact is {@code pareto}: the non-dominated (median time, energy per
+ * call) points of every record of its class and kernel that read energy, merged as the frontier of
+ * the union ({@link ParetoPoint#frontier}); empty for the other objectives and where no board read
+ * energy. {@code sustainedNs} and {@code energyJ} are the winning record's figures, null where it
+ * lacks them (never 0); {@code gflops} of a sustained entry is its sustained throughput.
  */
 public record TableEntry(
         String deviceClass,
@@ -45,7 +58,10 @@ public record TableEntry(
         long defaultMeasuredAt,
         int round,
         Map<String, Double> finalMedians,
-        Double boardSpread) {
+        Double boardSpread,
+        Double sustainedNs,
+        Double energyJ,
+        List<ParetoPoint> pareto) {
 
     /** The objective of every entry measured today: the lowest median time per call. */
     public static final String LATENCY = "latency";
@@ -53,13 +69,43 @@ public record TableEntry(
     public TableEntry {
         if (objective == null) objective = LATENCY;
         finalMedians = finalMedians == null ? Map.of() : Map.copyOf(finalMedians);
+        pareto = pareto == null ? List.of() : ParetoPoint.frontier(pareto);
+    }
+
+    /** An entry without sustained or energy figures (as read from tables written before they existed). */
+    public TableEntry(String deviceClass, String objective, KernelKey kernel, Map<String, Object> params, Map<String, Object> defaultParams,
+                      EntryStats stats, Double gflops, Double speedupOverDefault, Double temperatureC, String agentId, long measuredAt,
+                      String sweepId, long index, Double defaultMedianNs, long defaultMeasuredAt, int round, Map<String, Double> finalMedians,
+                      Double boardSpread) {
+        this(deviceClass, objective, kernel, params, defaultParams, stats, gflops, speedupOverDefault, temperatureC, agentId, measuredAt,
+                sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finalMedians, boardSpread, null, null, List.of());
     }
 
     /** Timing of the winning measurement, in nanoseconds per call. */
     public record EntryStats(double medianNs, double minNs, double cv, int samples) {}
 
+    /**
+     * The figure this entry's objective ranks by, lower is better: the median, the sustained time,
+     * joules per call, or joules times seconds per call.
+     */
+    @JsonIgnore
+    public double figure() {
+        return switch (objective) {
+            case "sustained" -> sustainedNs == null ? Double.POSITIVE_INFINITY : sustainedNs;
+            case "energy" -> energyJ == null ? Double.POSITIVE_INFINITY : energyJ;
+            case "edp" -> energyJ == null ? Double.POSITIVE_INFINITY : energyJ * stats.medianNs() * 1e-9;
+            default -> stats.medianNs();
+        };
+    }
+
+    /** Time per call that the entry's throughput (GFLOP/s) stands for: sustained for a sustained entry, else the median. */
+    private double perCallNs() {
+        return "sustained".equals(objective) && sustainedNs != null ? sustainedNs : stats.medianNs();
+    }
+
     private static final Comparator<TableEntry> FASTEST = Comparator
             .comparingInt((TableEntry e) -> e.round() > 0 ? 0 : 1)
+            .thenComparingDouble(TableEntry::figure)
             .thenComparingDouble((TableEntry e) -> e.stats().medianNs())
             .thenComparingLong(TableEntry::measuredAt)
             .thenComparing(TableEntry::sweepId)
@@ -72,23 +118,52 @@ public record TableEntry(
             .thenComparingInt((TableEntry e) -> e.stats().samples())
             .thenComparing(TableEntry::temperatureC, Comparator.nullsFirst(Comparator.<Double>naturalOrder()))
             .thenComparing(TableEntry::gflops, Comparator.nullsFirst(Comparator.<Double>naturalOrder()))
+            .thenComparing(TableEntry::sustainedNs, Comparator.nullsFirst(Comparator.<Double>naturalOrder()))
+            .thenComparing(TableEntry::energyJ, Comparator.nullsFirst(Comparator.<Double>naturalOrder()))
             .thenComparingInt(TableEntry::round)
             .thenComparing((TableEntry e) -> new java.util.TreeMap<>(e.params()).toString());
 
     /**
-     * The entry a single OK measurement stands for, or null when it cannot win (not OK).
+     * The latency entry a single OK measurement stands for, or null when it cannot win (not OK).
      *
      * @param flops work of one call, for GFLOP/s; 0 leaves gflops null
      */
     public static TableEntry of(Measurement m, double flops) {
+        return of(m, flops, Objective.LATENCY);
+    }
+
+    /**
+     * The entries a single measurement stands for: one per objective whose figure it has (latency
+     * for every OK record; sustained where it ran sustained; energy and EDP where energy was read);
+     * none when it cannot win (not OK: failed, THROTTLED).
+     */
+    public static List<TableEntry> entries(Measurement m, double flops) {
+        List<TableEntry> out = new ArrayList<>();
+        for (Objective o : Objective.values()) {
+            TableEntry e = of(m, flops, o);
+            if (e != null) out.add(e);
+        }
+        return out;
+    }
+
+    private static TableEntry of(Measurement m, double flops, Objective objective) {
         if (m.status() != Status.OK || m.stats() == null) return null;
+        Double figure = objective.figure(m);
+        if (figure == null || !Double.isFinite(figure) || figure < 0) return null;
         double median = m.stats().medianNs();
         boolean baseline = m.index() == Lease.Candidate.BASELINE;
         Map<String, Double> finals = m.round() > 0 ? Map.of(finalKey(m.sweepId(), m.index(), m.agentId(), m.round()), median) : Map.of();
-        return build(m.deviceClass(), LATENCY, m.key(), m.params(),
+        List<ParetoPoint> pareto = objective == Objective.LATENCY && hasEnergy(m)
+                ? List.of(new ParetoPoint(m.params(), median, m.energyJ(), m.sweepId(), m.index(), m.agentId())) : List.of();
+        return build(m.deviceClass(), objective.text(), m.key(), m.params(),
                 new EntryStats(median, m.stats().minNs(), m.stats().cv(), m.stats().samples()),
                 flops, m.after() != null ? m.after().temperatureC() : null, m.agentId(), m.finishedAt(), m.sweepId(), m.index(),
-                baseline ? m.params() : null, baseline ? median : null, baseline ? m.finishedAt() : 0, m.round(), finals);
+                baseline ? m.params() : null, baseline ? median : null, baseline ? m.finishedAt() : 0, m.round(), finals,
+                m.sustainedNs(), m.energyJ(), pareto);
+    }
+
+    private static boolean hasEnergy(Measurement m) {
+        return m.energyJ() != null && Double.isFinite(m.energyJ()) && m.energyJ() >= 0;
     }
 
     /** Names one finalist re-measurement: sweep, candidate, board and round. */
@@ -99,12 +174,13 @@ public record TableEntry(
     private static TableEntry build(String deviceClass, String objective, KernelKey kernel, Map<String, Object> params, EntryStats stats,
                                     double flops, Double temperatureC, String agentId, long measuredAt, String sweepId, long index,
                                     Map<String, Object> defaultParams, Double defaultMedianNs, long defaultMeasuredAt, int round,
-                                    Map<String, Double> finals) {
-        Double gflops = flops > 0 ? flops / stats.medianNs() : null;
+                                    Map<String, Double> finals, Double sustainedNs, Double energyJ, List<ParetoPoint> pareto) {
+        double perCallNs = "sustained".equals(objective) && sustainedNs != null ? sustainedNs : stats.medianNs();
+        Double gflops = flops > 0 ? flops / perCallNs : null;
         Double speedup = defaultMedianNs != null ? defaultMedianNs / stats.medianNs() : null;
         return new TableEntry(deviceClass, objective, kernel, Map.copyOf(params), defaultParams == null ? null : Map.copyOf(defaultParams),
                 stats, gflops, speedup, temperatureC, agentId, measuredAt,
-                sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finals, boardSpread(finals, sweepId, index));
+                sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finals, boardSpread(finals, sweepId, index), sustainedNs, energyJ, pareto);
     }
 
     /** (slowest - fastest) / fastest over the boards that re-measured this candidate; null below two boards. */
@@ -141,11 +217,14 @@ public record TableEntry(
         if (!a.slot().equals(b.slot())) throw new IllegalArgumentException("entries for different slots: " + a.slot() + " and " + b.slot());
         TableEntry best = FASTEST.compare(a, b) <= 0 ? a : b;
         TableEntry base = laterBaseline(a, b);
-        double flops = best.gflops() != null ? best.gflops() * best.stats().medianNs() : 0;
+        double flops = best.gflops() != null ? best.gflops() * best.perCallNs() : 0;
         Map<String, Double> finals = new java.util.HashMap<>(a.finalMedians);
         b.finalMedians.forEach((k, v) -> finals.merge(k, v, Math::min));
+        List<ParetoPoint> pareto = new ArrayList<>(a.pareto);
+        pareto.addAll(b.pareto);
         return build(best.deviceClass, best.objective, best.kernel, best.params, best.stats, flops, best.temperatureC, best.agentId,
-                best.measuredAt, best.sweepId, best.index, base.defaultParams, base.defaultMedianNs, base.defaultMeasuredAt, best.round, finals);
+                best.measuredAt, best.sweepId, best.index, base.defaultParams, base.defaultMedianNs, base.defaultMeasuredAt, best.round, finals,
+                best.sustainedNs, best.energyJ, pareto);
     }
 
     /**

@@ -19,6 +19,7 @@ import net.jqwik.api.Provide;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpecs;
 import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.Objective;
 import org.tunefarm.measure.SensorReading;
 import org.tunefarm.measure.Stats;
 import org.tunefarm.measure.Status;
@@ -26,8 +27,9 @@ import org.tunefarm.protocol.Lease;
 
 /**
  * Merge laws of the best-kernel table over random evidence: a few device classes and kernel
- * keys, baseline measurements (index -1), failed runs, and deliberately few distinct medians,
- * timestamps and agents so that ties are common.
+ * keys, baseline measurements (index -1), failed and throttled runs, sustained times and energy
+ * readings present or absent, and deliberately few distinct medians, figures, timestamps and agents
+ * so that ties are common.
  */
 class BestKernelTablePropertiesTest {
 
@@ -44,7 +46,9 @@ class BestKernelTablePropertiesTest {
                 .use(Arbitraries.of(KEYS)).in((b, v) -> { b.key = v; return b; })
                 .use(Arbitraries.of("s1", "s2")).in((b, v) -> { b.sweepId = v; return b; })
                 .use(Arbitraries.longs().between(-1, 4)).in((b, v) -> { b.index = v; return b; })
-                .use(Arbitraries.of(Status.OK, Status.OK, Status.OK, Status.WRONG_ANSWER, Status.TIMEOUT, Status.CRASH)).in((b, v) -> { b.status = v; return b; })
+                .use(Arbitraries.of(Status.OK, Status.OK, Status.OK, Status.WRONG_ANSWER, Status.TIMEOUT, Status.CRASH, Status.THROTTLED)).in((b, v) -> { b.status = v; return b; })
+                .use(Arbitraries.of(120.0, 200.0, 1e6 / 7).injectNull(0.5)).in((b, v) -> { b.sustainedNs = v; return b; })
+                .use(Arbitraries.of(1e-6, 2e-6, 5e-7, 0.0).injectNull(0.4)).in((b, v) -> { b.energyJ = v; return b; })
                 .use(Arbitraries.of(100.0, 150.0, 333.3, 1e6 / 7, 0.1 + 0.2, 9_876.54321)).in((b, v) -> { b.median = v; return b; })
                 .use(Arbitraries.doubles().between(0.5, 1.0)).in((b, v) -> { b.minFraction = v; return b; })
                 .use(Arbitraries.doubles().between(0, 0.3)).in((b, v) -> { b.cv = v; return b; })
@@ -70,6 +74,8 @@ class BestKernelTablePropertiesTest {
                 .use(Arbitraries.of(1_000L, 2_000L)).in((b, v) -> { b.finishedAt = v; return b; })
                 .use(Arbitraries.of("x", "y")).in((b, v) -> { b.variant = v; return b; })
                 .use(Arbitraries.of("a1", "a2")).in((b, v) -> { b.agentId = v; return b; })
+                .use(Arbitraries.of(1.0, 2.0).injectNull(0.3)).in((b, v) -> { b.energyJ = v; return b; })
+                .use(Arbitraries.of(5.0, 7.0).injectNull(0.5)).in((b, v) -> { b.sustainedNs = v; return b; })
                 .build(b -> {
                     b.deviceClass = CLASSES.get(0);
                     b.key = KEYS.get(0);
@@ -107,26 +113,34 @@ class BestKernelTablePropertiesTest {
         Status status;
         double median, minFraction, cv;
         int samples, round;
-        Double temperature;
+        Double temperature, sustainedNs, energyJ;
 
         Measurement build() {
-            Stats stats = status == Status.OK ? new Stats(median * minFraction, median, median * 1.01, median * cv, cv, samples, 3) : null;
+            Stats stats = status == Status.OK || status == Status.THROTTLED
+                    ? new Stats(median * minFraction, median, median * 1.01, median * cv, cv, samples, 3) : null;
             return new Measurement(sweepId, key, index, Map.of("i", (int) index, "v", variant), status, stats, null, SensorReading.NONE,
-                    new SensorReading(temperature, null, null), "", agentId, deviceClass, finishedAt - 10, finishedAt, 0, round);
+                    new SensorReading(temperature, null, null), "", agentId, deviceClass, finishedAt - 10, finishedAt, 0, round,
+                    null, stats == null ? null : sustainedNs, stats == null ? null : energyJ);
         }
     }
 
+    /** The latency entry of a measurement, or null. */
     static TableEntry entry(Measurement m) {
-        return TableEntry.of(m, KernelSpecs.get(m.key().op()).flops(m.key()));
+        return TableEntry.of(m, flops(m));
+    }
+
+    static double flops(Measurement m) {
+        return KernelSpecs.get(m.key().op()).flops(m.key());
     }
 
     static BestKernelTable table(List<Measurement> ms) {
         List<TableEntry> es = new ArrayList<>();
-        for (Measurement m : ms) {
-            TableEntry e = entry(m);
-            if (e != null) es.add(e);
-        }
+        for (Measurement m : ms) es.addAll(TableEntry.entries(m, flops(m)));
         return BestKernelTable.of(es);
+    }
+
+    static List<TableEntry> latencyEntries(BestKernelTable t) {
+        return t.entries(e -> e.objective().equals(TableEntry.LATENCY));
     }
 
     @Property(tries = 300)
@@ -155,9 +169,10 @@ class BestKernelTablePropertiesTest {
 
     @Property(tries = 300)
     void withAgreesWithMergeOfASingleEntry(@ForAll("tables") BestKernelTable t, @ForAll("measurements") Measurement m) {
-        TableEntry e = entry(m);
-        BestKernelTable single = e == null ? BestKernelTable.EMPTY : BestKernelTable.of(List.of(e));
-        assertEquals(BestKernelTable.merge(t, single), t.with(e));
+        List<TableEntry> es = TableEntry.entries(m, flops(m));
+        BestKernelTable with = t;
+        for (TableEntry e : es) with = with.with(e);
+        assertEquals(BestKernelTable.merge(t, BestKernelTable.of(es)), with);
     }
 
     @Property(tries = 300)
@@ -198,13 +213,13 @@ class BestKernelTablePropertiesTest {
     void nonOkMeasurementsNeverEnter(@ForAll("evidence") List<Measurement> ms) {
         List<Measurement> ok = ms.stream().filter(m -> m.status() == Status.OK).toList();
         assertEquals(table(ok), table(ms));
-        for (Measurement m : ms) if (m.status() != Status.OK) assertNull(entry(m));
+        for (Measurement m : ms) if (m.status() != Status.OK) assertEquals(List.of(), TableEntry.entries(m, flops(m)), m.status().name());
     }
 
     @Property(tries = 300)
     void speedupIsTheLatestBaselineMedianOverTheBestMedian(@ForAll("evidence") List<Measurement> ms) {
         BestKernelTable t = table(ms);
-        for (TableEntry e : t.entries()) {
+        for (TableEntry e : latencyEntries(t)) {
             List<Measurement> baselines = ms.stream()
                     .filter(m -> m.status() == Status.OK && m.index() == Lease.Candidate.BASELINE
                             && m.deviceClass().equals(e.deviceClass()) && m.key().equals(e.kernel()))
@@ -224,8 +239,7 @@ class BestKernelTablePropertiesTest {
 
     @Property(tries = 300)
     void defaultParamsAreThoseOfTheBaselineTheSpeedupComesFrom(@ForAll("evidence") List<Measurement> ms) {
-        for (TableEntry e : table(ms).entries()) {
-            assertEquals(TableEntry.LATENCY, e.objective());
+        for (TableEntry e : latencyEntries(table(ms))) {
             List<Measurement> same = ms.stream()
                     .filter(m -> m.status() == Status.OK && m.index() == Lease.Candidate.BASELINE
                             && m.deviceClass().equals(e.deviceClass()) && m.key().equals(e.kernel())
@@ -244,10 +258,10 @@ class BestKernelTablePropertiesTest {
 
     @Property(tries = 200)
     void anEntryReadBackFromJsonIsTheSameEntry(@ForAll("measurements") Measurement m) throws Exception {
-        TableEntry e = entry(m);
-        if (e == null) return;
-        String json = org.tunefarm.protocol.Protocol.write(e);
-        assertEquals(e, org.tunefarm.protocol.Protocol.JSON.readValue(json, TableEntry.class));
+        for (TableEntry e : TableEntry.entries(m, flops(m))) {
+            String json = org.tunefarm.protocol.Protocol.write(e);
+            assertEquals(e, org.tunefarm.protocol.Protocol.JSON.readValue(json, TableEntry.class));
+        }
     }
 
     /** An entry of schema /1 (no objective, no defaultParams) reads as a latency entry and merges with today's. */
@@ -268,17 +282,18 @@ class BestKernelTablePropertiesTest {
     }
 
     @Property(tries = 200)
-    void gflopsIsTheWinnersWorkOverItsMedian(@ForAll("evidence") List<Measurement> ms) {
+    void gflopsIsTheWinnersWorkOverItsMedianOrForASustainedEntryItsSustainedTime(@ForAll("evidence") List<Measurement> ms) {
         for (TableEntry e : table(ms).entries()) {
             double flops = KernelSpecs.get(e.kernel().op()).flops(e.kernel());
+            double perCall = e.objective().equals("sustained") ? e.sustainedNs() : e.stats().medianNs();
             if (flops == 0) assertNull(e.gflops());
-            else assertEquals(flops / e.stats().medianNs(), Objects.requireNonNull(e.gflops()));
+            else assertEquals(flops / perCall, Objects.requireNonNull(e.gflops()), Math.ulp(flops / perCall) * 4);
         }
     }
 
     @Property(tries = 300)
     void boardSpreadIsTheWinnersSpreadOverTheBoardsThatReMeasuredIt(@ForAll("evidence") List<Measurement> ms) {
-        for (TableEntry e : table(ms).entries()) {
+        for (TableEntry e : latencyEntries(table(ms))) {
             Map<String, Double> byBoard = new java.util.TreeMap<>();
             ms.stream().filter(m -> m.status() == Status.OK && m.round() > 0 && m.deviceClass().equals(e.deviceClass())
                             && m.key().equals(e.kernel()) && m.sweepId().equals(e.sweepId()) && m.index() == e.index())
@@ -298,5 +313,59 @@ class BestKernelTablePropertiesTest {
         assertEquals(m.recordId(), m.inRound(m.round()).recordId());
         if (m.round() == 0) assertTrue(!m.recordId().equals(m.inRound(1).recordId()));
         assertEquals(m.round() == 0, !m.recordId().contains("#r"), "round 0 keeps the id it had before rounds existed");
+    }
+
+    /**
+     * Each objective's winner is the record with the lowest figure among those that have it
+     * (finalists' rounds first), and no objective has an entry without a record that has its figure.
+     */
+    @Property(tries = 300)
+    void eachObjectivesWinnerHasTheLowestFigure(@ForAll("evidence") List<Measurement> ms) {
+        BestKernelTable t = table(ms);
+        for (Objective o : Objective.values()) {
+            for (String c : CLASSES) {
+                for (KernelKey k : KEYS) {
+                    List<Measurement> with = ms.stream().filter(m -> m.deviceClass().equals(c) && m.key().equals(k) && o.figure(m) != null).toList();
+                    List<Measurement> finals = with.stream().filter(m -> m.round() > 0).toList();
+                    Optional<Double> best = (finals.isEmpty() ? with : finals).stream().map(o::figure).min(Comparator.naturalOrder());
+                    Optional<TableEntry> found = t.lookup(c, k, o);
+                    assertEquals(best.isPresent(), found.isPresent(), o + " " + c + " " + k.id());
+                    if (found.isEmpty()) continue;
+                    assertEquals(o.text(), found.get().objective());
+                    assertEquals(best.get(), found.get().figure(), Math.ulp(best.get()) * 4);
+                    assertTrue(with.stream().anyMatch(m -> m.index() == found.get().index() && m.agentId().equals(found.get().agentId())
+                            && m.round() == found.get().round() && m.status() == Status.OK), "the winner is one of the records with the figure");
+                }
+            }
+        }
+    }
+
+    /** A latency entry's Pareto set is exactly the non-dominated (time, energy) points of its class and kernel's OK records that read energy. */
+    @Property(tries = 300)
+    void theLatencyEntryKeepsTheParetoSetOfTimeAndEnergy(@ForAll("evidence") List<Measurement> ms) {
+        BestKernelTable t = table(ms);
+        for (String c : CLASSES) {
+            for (KernelKey k : KEYS) {
+                List<ParetoPoint> points = ms.stream().filter(m -> m.deviceClass().equals(c) && m.key().equals(k) && m.status() == Status.OK && m.energyJ() != null)
+                        .map(m -> new ParetoPoint(m.params(), m.stats().medianNs(), m.energyJ(), m.sweepId(), m.index(), m.agentId())).distinct().toList();
+                List<ParetoPoint> expected = points.stream()
+                        .filter(p -> points.stream().noneMatch(q -> q.medianNs() <= p.medianNs() && q.energyJ() <= p.energyJ()
+                                && (q.medianNs() < p.medianNs() || q.energyJ() < p.energyJ())))
+                        .sorted(ParetoPoint.ORDER).toList();
+                List<ParetoPoint> pareto = t.lookup(c, k).map(TableEntry::pareto).orElse(List.of());
+                assertEquals(expected, pareto, c + " " + k.id());
+                t.lookup(c, k, Objective.ENERGY).ifPresent(e -> assertEquals(List.of(), e.pareto(), "only the latency entry keeps the Pareto set"));
+            }
+        }
+    }
+
+    @Property(tries = 200)
+    void aThrottledRecordNeverWinsAnyObjective(@ForAll("evidence") List<Measurement> ms) {
+        for (TableEntry e : table(ms).entries()) {
+            assertTrue(ms.stream().anyMatch(m -> m.status() == Status.OK && m.index() == e.index() && m.agentId().equals(e.agentId())
+                    && m.round() == e.round() && m.sweepId().equals(e.sweepId())), e.toString());
+        }
+        List<Measurement> throttled = ms.stream().filter(m -> m.status() == Status.THROTTLED).toList();
+        assertEquals(0, table(throttled).size());
     }
 }

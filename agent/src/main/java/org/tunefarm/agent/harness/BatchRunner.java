@@ -36,6 +36,8 @@ public final class BatchRunner {
     private final Clock clock;
     private final CandidateCheck check;
     private final ThermalGuard guard;
+    /** Kept in hand before a lease's deadline for the last reports' round trips. */
+    static final long REPORT_RESERVE_MS = 10_000;
 
     /** A runner that runs whatever the batch names: for tests of families without a declared space. */
     public BatchRunner(Supplier<Worker> workers, Sensors sensors, String agentId, String deviceClass, Clock clock) {
@@ -86,7 +88,7 @@ public final class BatchRunner {
         try (Worker worker = workers.get()) {
             if (batch.sustained()) return sustained(batch, order, worker, onResult);
             if (batch.round() > 0) return interleaved(batch, order, worker, onResult);
-            CooldownGate.Cooldown cooled = guard.cool();
+            CooldownGate.Cooldown cooled = guard.cool(waitLimitMs(batch, order.size()));
             for (int position = 0; position < order.size(); position++) {
                 if (Thread.currentThread().isInterrupted()) break;
                 BatchCandidate c = batch.candidates().get(order.get(position));
@@ -97,7 +99,7 @@ public final class BatchRunner {
                     done++;
                     continue;
                 }
-                Measurement m = guarded(batch, c, position, cooled,
+                Measurement m = guarded(batch, c, order.size() - position, cooled,
                         () -> Retakes.measure(worker, batch.key(), c.params(), batch.settings(), batch.fidelity()));
                 cooled = CooldownGate.Cooldown.NONE; // the batch's wait belongs to its first candidate
                 // An interrupted worker answers CRASH; that is a cancelled batch, not the kernel's fault.
@@ -130,14 +132,17 @@ public final class BatchRunner {
      * Measures a candidate; while the measurement ran throttled, cools the board and takes it
      * again, up to the settings' re-takes. Null when interrupted.
      */
-    private Measurement guarded(Batch batch, BatchCandidate c, int position, CooldownGate.Cooldown cooled, Supplier<Retakes.Taken> measure) {
+    private Measurement guarded(Batch batch, BatchCandidate c, int still, CooldownGate.Cooldown cooled, Supplier<Retakes.Taken> measure) {
+        int position = batch.candidates().size() - still;
         long waited = cooled.waitedMs();
         boolean timedOut = cooled.timedOut();
         Attempt a = attempt(measure);
         List<String> throttles = new ArrayList<>();
-        while (a.throttle() != null && throttles.size() < guard.maxThrottleRetakes() && !Thread.currentThread().isInterrupted()) {
+        // A re-take is one more measurement: only while the lease leaves time for it and the rest.
+        while (a.throttle() != null && throttles.size() < guard.maxThrottleRetakes() && slackMs(batch, still) > 0
+                && !Thread.currentThread().isInterrupted()) {
             throttles.add(a.throttle());
-            CooldownGate.Cooldown again = guard.cool();
+            CooldownGate.Cooldown again = guard.cool(waitLimitMs(batch, still));
             waited += again.waitedMs();
             timedOut |= again.timedOut();
             if (Thread.currentThread().isInterrupted()) return null;
@@ -162,7 +167,7 @@ public final class BatchRunner {
         }
         List<BatchCandidate> group = all.stream().filter(c -> check.refusal(batch.key(), c.params()) == null).toList();
         if (group.isEmpty()) return all.size();
-        CooldownGate.Cooldown cooled = guard.cool();
+        CooldownGate.Cooldown cooled = guard.cool(waitLimitMs(batch, group.size()));
         long waited = cooled.waitedMs();
         boolean timedOut = cooled.timedOut();
         List<String> retaken = new ArrayList<>();
@@ -179,10 +184,10 @@ public final class BatchRunner {
             List<String> throttles = new ArrayList<>();
             for (CandidateOutcome o : outcomes) throttles.add(o.status() == Status.OK ? guard.throttle(during, o.drift()) : null);
             String any = throttles.stream().filter(t -> t != null).findFirst().orElse(null);
-            if (any != null && retaken.size() < guard.maxThrottleRetakes()) {
+            if (any != null && retaken.size() < guard.maxThrottleRetakes() && slackMs(batch, group.size()) > 0) {
                 // The group shares the board: one throttled member means all ran on a hot one.
                 retaken.add(any);
-                CooldownGate.Cooldown again = guard.cool();
+                CooldownGate.Cooldown again = guard.cool(waitLimitMs(batch, group.size()));
                 waited += again.waitedMs();
                 timedOut |= again.timedOut();
                 continue;
@@ -217,7 +222,7 @@ public final class BatchRunner {
                 done++;
                 continue;
             }
-            CooldownGate.Cooldown cooled = guard.cool();
+            CooldownGate.Cooldown cooled = guard.cool(waitLimitMs(batch, order.size() - position));
             if (Thread.currentThread().isInterrupted()) break;
             SensorReading before = read();
             long startedAt = clock.millis();
@@ -235,6 +240,21 @@ public final class BatchRunner {
             done++;
         }
         return done;
+    }
+
+    /**
+     * How long the batch may still wait for the board before {@code still} more measurements: the
+     * sweep's cooldown timeout (the lease's deadline allows one), and never so long that the
+     * measurements left, each at its full allowance, and the reports would overrun the deadline.
+     */
+    private long waitLimitMs(Batch batch, int still) {
+        return Math.min(batch.fidelity().cooldownTimeoutMs(), Math.max(0, slackMs(batch, still)));
+    }
+
+    /** Time to spare before the lease's deadline once {@code still} more measurements have had their allowance. */
+    private long slackMs(Batch batch, int still) {
+        if (batch.deadlineMs() == Long.MAX_VALUE) return Long.MAX_VALUE;
+        return batch.deadlineMs() - clock.millis() - still * batch.allowanceMs() - REPORT_RESERVE_MS;
     }
 
     /** What the board went through during a sustained run: the lowest clock and the highest temperature. */

@@ -54,8 +54,14 @@ public final class CooldownGate {
 
     /** Waits until cool, the timeout, or an interrupt (which stays set for the caller to see). */
     public Cooldown await() {
+        return await(Long.MAX_VALUE);
+    }
+
+    /** Waits until cool, the timeout or {@code limitMs} (what the lease can spare), whichever comes first. */
+    public Cooldown await(long limitMs) {
         Double t = temperature();
         if (startTemperatureC == null || t == null) return new Cooldown(t, 0, false);
+        long timeoutMs = Math.max(0, Math.min(this.timeoutMs, limitMs));
         long start = clockMs.getAsLong();
         while (t != null && t >= startTemperatureC) {
             long waited = clockMs.getAsLong() - start;

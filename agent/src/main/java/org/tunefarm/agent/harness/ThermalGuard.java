@@ -44,9 +44,9 @@ public final class ThermalGuard {
         return new ThermalGuard(sensors, settings, startC, idle.clockMhz(), System::currentTimeMillis, Thread::sleep);
     }
 
-    /** Waits for the board to cool below its start temperature (or the timeout). */
-    public CooldownGate.Cooldown cool() {
-        return gate.await();
+    /** Waits for the board to cool below its start temperature, at most the settings' timeout and {@code limitMs}. */
+    public CooldownGate.Cooldown cool(long limitMs) {
+        return gate.await(limitMs);
     }
 
     /** Starts reading the sensors for one measurement. */

@@ -28,4 +28,10 @@ final class MemoisedSensors implements Sensors {
         }
         return last;
     }
+
+    /** Not memoised: read once per measurement at most, and trip points are a few small files. */
+    @Override
+    public Double tripPointC() {
+        return sensors.tripPointC();
+    }
 }

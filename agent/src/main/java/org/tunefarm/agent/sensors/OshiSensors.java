@@ -11,6 +11,9 @@ import oshi.hardware.HardwareAbstractionLayer;
  */
 final class OshiSensors implements Sensors {
 
+    /** The {@code temperatureSource} and {@code clockSource} of what OSHI gave. */
+    static final String SOURCE = "oshi";
+
     private HardwareAbstractionLayer hardware;
 
     @Override
@@ -18,7 +21,10 @@ final class OshiSensors implements Sensors {
         try {
             if (hardware == null) hardware = new SystemInfo().getHardware();
             Double temperature = celsiusOrNull(hardware.getSensors().getCpuTemperature());
-            return new SensorReading(temperature, mhzOrNull(hardware.getProcessor()), null);
+            CentralProcessor cpu = hardware.getProcessor();
+            Double mhz = mhzOrNull(cpu.getCurrentFreq());
+            return new SensorReading(temperature, mhz, null, temperature == null ? null : SOURCE, mhz == null ? null : SOURCE,
+                    mhzOrNull(cpu.getMaxFreq()), null, null);
         } catch (RuntimeException | LinkageError e) {
             // OSHI does not support every platform (some Android builds); no reading then.
             return SensorReading.NONE;
@@ -26,12 +32,13 @@ final class OshiSensors implements Sensors {
     }
 
     static Double celsiusOrNull(double celsius) {
-        return Double.isNaN(celsius) || celsius <= 0.0 ? null : celsius;
+        return Double.isNaN(celsius) || celsius <= 0.0 ? null : Plausible.within(celsius, Plausible.MIN_CELSIUS, Plausible.MAX_CELSIUS);
     }
 
-    private static Double mhzOrNull(CentralProcessor cpu) {
+    /** The fastest of the cores' clocks in Hz; OSHI's 0 or -1 ("unknown") is null. */
+    static Double mhzOrNull(long... hz) {
         long max = 0;
-        for (long hz : cpu.getCurrentFreq()) max = Math.max(max, hz);
-        return max > 0 ? max / 1e6 : null;
+        for (long h : hz) max = Math.max(max, h);
+        return max > 0 ? Plausible.within(max / 1e6, 0, Plausible.MAX_MHZ) : null;
     }
 }

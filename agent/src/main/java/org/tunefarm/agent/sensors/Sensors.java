@@ -6,10 +6,11 @@ import java.time.Duration;
 import org.tunefarm.measure.SensorReading;
 
 /**
- * The device's temperature, clock and power right now. Each field of the reading is in the unit
- * its name says: temperature in degrees Celsius (the hottest CPU/SoC zone), clock in MHz (the
- * fastest core), power in watts (the board or package). A null field means the platform has no
- * such sensor; implementations never report a made-up 0 for a missing one.
+ * The device's temperature, clock, power and energy right now. Each field of the reading is in the
+ * unit its name says: temperature in degrees Celsius (the hottest of the CPU's zones, chosen by
+ * type), clock in MHz (the fastest core), power in watts (the board or package), energy a counter
+ * in joules. A null field means the platform has no such sensor or this process may not read it;
+ * implementations never report a made-up 0 for a missing one.
  */
 public interface Sensors {
 
@@ -27,16 +28,30 @@ public interface Sensors {
     /** No sensors at all. */
     Sensors NONE = () -> SensorReading.NONE;
 
-    /** The best this machine offers: Linux sysfs where present, OSHI for what it lacks, memoised ~200 ms. */
+    /** The best this machine offers with the default settings (see {@link #forConfig}). */
     static Sensors forThisMachine() {
-        Path sys = Path.of("/sys");
-        Sensors base = Files.isDirectory(sys) ? linux(sys).or(oshi()) : oshi();
+        return forConfig(SensorsConfig.DEFAULT);
+    }
+
+    /**
+     * The agent's sensors: sysfs under the configured root where it exists, with OSHI for what it
+     * lacks when that root is this machine's own {@code /sys} (a copied tree is the whole truth:
+     * OSHI would read the real hardware), memoised ~200 ms.
+     */
+    static Sensors forConfig(SensorsConfig config) {
+        Sensors base;
+        if (!Files.isDirectory(config.sysfsRoot())) base = oshi();
+        else {
+            Sensors linux = new LinuxSensors(new Sysfs(config.sysfsRoot(), SysfsReader.FILES), config.zoneTypes(),
+                    new PiThrottle(config.vcgencmd(), CommandRunner.PROCESS));
+            base = config.thisMachine() ? linux.or(oshi()) : linux;
+        }
         return memoised(base, Duration.ofMillis(200));
     }
 
-    /** Reads thermal zones, hwmon and cpufreq under a sysfs root (normally {@code /sys}). */
+    /** Reads thermal zones (the default CPU types), hwmon, cpufreq, INA3221 and RAPL under a sysfs root (normally {@code /sys}); no vcgencmd. */
     static Sensors linux(Path sysfsRoot) {
-        return new LinuxSensors(sysfsRoot);
+        return new LinuxSensors(new Sysfs(sysfsRoot, SysfsReader.FILES), ZoneTypes.DEFAULT, new PiThrottle(null, CommandRunner.PROCESS));
     }
 
     /** Reads through OSHI; its 0.0 °C ("no sensor") becomes null. */
@@ -49,16 +64,8 @@ public interface Sensors {
         return new MemoisedSensors(sensors, ttl, System::nanoTime);
     }
 
-    /** This reading, with fields it lacks taken from {@code other}. */
+    /** This reading, with fields it lacks taken from {@code other}; likewise the trip point. */
     default Sensors or(Sensors other) {
-        return () -> {
-            SensorReading a = read();
-            if (a.temperatureC() != null && a.clockMhz() != null && a.powerW() != null) return a;
-            SensorReading b = other.read();
-            return new SensorReading(
-                    a.temperatureC() != null ? a.temperatureC() : b.temperatureC(),
-                    a.clockMhz() != null ? a.clockMhz() : b.clockMhz(),
-                    a.powerW() != null ? a.powerW() : b.powerW());
-        };
+        return new FallbackSensors(this, other);
     }
 }

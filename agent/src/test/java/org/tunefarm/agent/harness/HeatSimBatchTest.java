@@ -117,7 +117,7 @@ class HeatSimBatchTest {
         assertEquals(HOT, burstWinner.params(), "the widest wins a burst from cool: " + burst);
 
         List<Measurement> sustained = new ArrayList<>();
-        runner.run(new Batch("s", KEY, pair, QUICK, 1, Fidelity.DEFAULTS, Objective.SUSTAINED, 5), sustained::add);
+        runner.run(new Batch("s", KEY, pair, QUICK, 1, Fidelity.DEFAULTS, Objective.SUSTAINED, 5, Long.MAX_VALUE), sustained::add);
         assertEquals(2, sustained.size());
         for (Measurement m : sustained) {
             assertEquals(Status.OK, m.status(), m.detail());
@@ -130,6 +130,22 @@ class HeatSimBatchTest {
         }
         Measurement sustainedWinner = sustained.stream().min(Comparator.comparingDouble(Measurement::sustainedNs)).orElseThrow();
         assertEquals(COOL, sustainedWinner.params(), "once hot, the narrower wins: " + sustained);
+    }
+
+    @Test
+    void aLeaseWithNoTimeToSpareIsNotWaitedForAndSaysSo() {
+        heatTo(62);
+        List<BatchCandidate> two = List.of(new BatchCandidate(0, HOT), new BatchCandidate(1, COOL));
+        // The deadline leaves exactly the candidates' allowances and the reports' reserve: nothing to wait with
+        // (a re-take later is affordable again: a measurement that took less than its allowance leaves the rest).
+        long deadline = System.currentTimeMillis() + 2 * QUICK.timeoutMs() + BatchRunner.REPORT_RESERVE_MS;
+        List<Measurement> ms = new ArrayList<>();
+        runner.run(new Batch("s", KEY, two, QUICK, 0, Fidelity.DEFAULTS, Objective.LATENCY, 0, deadline), ms::add);
+        assertEquals(2, ms.size(), "the batch goes on, nothing is lost");
+        Measurement first = ms.get(0);
+        assertTrue(first.thermal().cooldownTimedOut(), "ran warm, and the record says so: " + first.thermal());
+        assertTrue(first.thermal().cooldownWaitMs() < 1000, "no wait the lease cannot afford: " + first.thermal());
+        assertTrue(first.thermal().startTemperatureC() > guard.startTemperatureC());
     }
 
     /** Runs the widest candidate until the device is this hot. */

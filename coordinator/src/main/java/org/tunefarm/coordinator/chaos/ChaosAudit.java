@@ -94,7 +94,7 @@ public final class ChaosAudit {
     /** The farm's table is the table the records derive: same entries, same winners, same figures. */
     private static boolean tableMatches(Map<String, Measurement> union, JsonNode table) {
         BestKernelTable derived = BestKernelTable.EMPTY;
-        for (Measurement m : union.values()) derived = derived.with(TableEntry.of(m, 0));
+        for (Measurement m : union.values()) for (TableEntry e : TableEntry.entries(m, 0)) derived = derived.with(e);
         int entries = 0;
         for (JsonNode e : table.path("entries")) {
             TableEntry served = Protocol.JSON.convertValue(e, TableEntry.class);

@@ -31,10 +31,20 @@ final class SweepView {
     }
 
     static void status(JsonNode s, PrintStream out) {
-        out.printf("sweep %s (%s, %s): %s, priority %d%n", s.path("id").asText(), s.path("name").asText(), s.path("kernel").asText(),
-                s.path("state").asText(), s.path("priority").asInt());
+        out.printf("sweep %s (%s, %s): %s, priority %d, objective %s%n", s.path("id").asText(), s.path("name").asText(), s.path("kernel").asText(),
+                s.path("state").asText(), s.path("priority").asInt(), objective(s.path("spec")));
         if (s.path("searches").isEmpty()) out.println("  no search yet: waiting for an agent of a targeted device class");
-        for (JsonNode p : s.path("searches")) out.println("  " + progress(p, null));
+        for (JsonNode p : s.path("searches")) {
+            out.println("  " + progress(p, null));
+            if (p.hasNonNull("warning")) out.println("    warning: " + p.path("warning").asText());
+        }
+    }
+
+    /** {@code latency}, or {@code sustained (30 s per finalist)}; a sweep from an older coordinator tunes for latency. */
+    static String objective(JsonNode spec) {
+        String o = spec.path("objective").asText("latency");
+        double t = spec.path("sustainedSeconds").asDouble(0);
+        return t > 0 ? o + " (" + (t == Math.rint(t) ? String.valueOf((long) t) : String.valueOf(t)) + " s per finalist)" : o;
     }
 
     /** One search: {@code class kernel [#####-----] measured/budget failed, pending, ETA}. */
@@ -47,7 +57,9 @@ final class SweepView {
         int filled = done ? BAR : budget > 0 ? (int) Math.min(BAR, (long) BAR * measured / budget) : 0;
         b.append('[').append("#".repeat(filled)).append("-".repeat(BAR - filled)).append("] ");
         b.append(measured).append('/').append(budget > 0 ? String.valueOf(budget) : "∞");
-        b.append("  failed ").append(p.path("failed").asInt()).append("  pending ").append(p.path("pending").asInt());
+        b.append("  failed ").append(p.path("failed").asInt());
+        if (p.path("throttled").asInt() > 0) b.append(" (throttled ").append(p.path("throttled").asInt()).append(')');
+        b.append("  pending ").append(p.path("pending").asInt());
         if (done) b.append("  done");
         else if (eta != null) b.append("  ETA ").append(eta);
         return b.toString();

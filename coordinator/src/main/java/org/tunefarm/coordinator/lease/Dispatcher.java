@@ -15,6 +15,7 @@ import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.coordinator.sweep.SweepRun;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.Objective;
 import org.tunefarm.protocol.Heartbeat;
 import org.tunefarm.protocol.Lease;
 import org.tunefarm.protocol.ProtocolException;
@@ -183,9 +184,11 @@ public final class Dispatcher {
                     cs = f.candidates();
                     round = f.round();
                 }
-                long deadline = now + cs.size() * s.spec().measure().timeoutMs() + 30_000;
+                // Every lease names the sweep's objective; only a sustained sweep's finalists run sustained.
+                double sustained = round > 0 && s.spec().objective() == Objective.SUSTAINED ? s.spec().sustainedSeconds() : 0;
+                long deadline = LeaseDeadline.of(now, cs.size(), s.spec().measure(), s.spec().fidelity(), sustained);
                 Lease lease = new Lease(UUID.randomUUID().toString(), s.id(), agentId, search.key(), cs, s.spec().measure(), deadline,
-                        round, s.spec().fidelity());
+                        round, s.spec().fidelity(), s.spec().objective(), sustained);
                 Map<Long, Lease.Candidate> open = new LinkedHashMap<>();
                 for (Lease.Candidate c : cs) open.put(c.index(), c);
                 leases.put(lease.leaseId(), new Held(lease, open));

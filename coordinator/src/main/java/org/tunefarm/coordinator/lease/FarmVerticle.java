@@ -141,8 +141,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         List<TableEntry> changed = new ArrayList<>();
         records.replay(m -> {
             dispatcher.replay(m);
-            TableEntry e = table.fold(m, flops(m));
-            if (e != null) changed.add(e);
+            changed.addAll(table.fold(m, flops(m)));
         });
         // After the records, in the order the classes began: a class's search is seeded with the
         // evidence of the classes before it, as when it first began.
@@ -235,8 +234,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     private List<TableEntry> fold(List<Measurement> stored) {
         List<TableEntry> changed = new ArrayList<>();
         for (Measurement x : stored) {
-            TableEntry e = table.fold(x, flops(x));
-            if (e != null) changed.add(e);
+            changed.addAll(table.fold(x, flops(x)));
         }
         return changed;
     }
@@ -282,8 +280,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             try {
                 Measurement x = Protocol.JSON.readValue(((JsonObject) o).encode(), Measurement.class);
                 dispatcher.replay(x);
-                TableEntry e = table.fold(x, flops(x));
-                if (e != null) changed.add(e);
+                changed.addAll(table.fold(x, flops(x)));
             } catch (java.io.IOException e) {
                 LOG.warning("unreadable copied record: " + e.getMessage());
             }

@@ -13,6 +13,7 @@ import org.tunefarm.coordinator.strategy.Result;
 import org.tunefarm.coordinator.strategy.Strategy;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.Objective;
 import org.tunefarm.measure.Status;
 import org.tunefarm.protocol.Lease.Candidate;
 import org.tunefarm.space.SearchSpace;
@@ -21,6 +22,13 @@ import org.tunefarm.space.SearchSpace;
  * The search for one kernel key on one device class within a sweep: which candidates the
  * strategy proposed, which are out on lease, which came back, and when it is finished. The
  * family's default configuration is measured first, as the baseline for the speedup.
+ *
+ * <p>The strategy learns from latency whatever the sweep's objective: a sustained sweep explores
+ * with short measurements and its finalists are the ones run sustained; an energy or EDP sweep
+ * picks its finalists by that figure where the class's boards read energy, and by latency, with a
+ * warning in its progress, where they do not. A THROTTLED measurement counts as a failed trial:
+ * the agent already re-took it after cooling, and the record log keeps one record per candidate
+ * and round, so it is not offered again; it never wins.
  * Not thread-safe: the dispatcher owns it.
  */
 public final class Search {
@@ -46,6 +54,10 @@ public final class Search {
     private boolean baselineOut;
     private boolean exhausted;
     private int failures;
+    private int throttled;
+    private final Objective objective;
+    /** First-round figures of the sweep's objective, for an energy or EDP sweep's finalists. */
+    private final Map<Long, Double> okFigures = new HashMap<>();
     /** Finalists: the top-k OK candidates, re-measured interleaved once the budget is spent. */
     private final int finalistCount;
     private final Map<Long, Double> okMedians = new HashMap<>();
@@ -59,8 +71,9 @@ public final class Search {
     public record Finalists(int round, List<Candidate> candidates) {}
 
     Search(KernelKey key, String deviceClass, SearchSpace space, Strategy strategy,
-           Map<String, Object> defaultConfig, int budget, long endsAt, List<String> transferFrom, int finalistCount) {
+           Map<String, Object> defaultConfig, int budget, long endsAt, List<String> transferFrom, int finalistCount, Objective objective) {
         this.finalistCount = finalistCount;
+        this.objective = objective;
         this.key = key;
         this.deviceClass = deviceClass;
         this.space = space;
@@ -163,10 +176,13 @@ public final class Search {
         return null;
     }
 
-    /** The top-k OK candidates by first-round median, fixed once computed. */
+    /**
+     * The top-k OK candidates by first-round median (by energy or EDP for such a sweep, where the
+     * boards read it), fixed once computed.
+     */
     List<Candidate> finalists() {
         if (finalists == null) {
-            finalists = okMedians.entrySet().stream()
+            finalists = (ranksByFigure() && !okFigures.isEmpty() ? okFigures : okMedians).entrySet().stream()
                     .sorted(Map.Entry.<Long, Double>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
                     .limit(finalistCount).map(e -> new Candidate(e.getKey(), space.config(e.getKey()))).toList();
         }
@@ -184,7 +200,20 @@ public final class Search {
 
     /** A measurement of this search became durable (now, or before a restart). */
     public void recorded(Measurement m) {
-        recorded(Outcome.of(m, key));
+        recorded(Outcome.of(m, key, objective));
+    }
+
+    /** Energy and EDP rank finalists by their own figure; latency and sustained by the first-round median. */
+    private boolean ranksByFigure() {
+        return objective == Objective.ENERGY || objective == Objective.EDP;
+    }
+
+    /** Why this search ranks otherwise than its sweep asked, or null. */
+    String warning() {
+        if (ranksByFigure() && !okMedians.isEmpty() && okFigures.isEmpty()) {
+            return "no energy readings from " + deviceClass + ": " + objective.text() + " finalists ranked by latency";
+        }
+        return null;
     }
 
     /** What a durable measurement of this search taught. */
@@ -210,6 +239,8 @@ public final class Search {
             proposed.add(m.index());
             if (m.status() != Status.OK) failures++;
             else if (m.ok()) okMedians.put(m.index(), m.medianNs());
+            if (m.status() == Status.THROTTLED) throttled++;
+            if (m.ok() && !Double.isNaN(m.figure())) okFigures.put(m.index(), m.figure());
             // A log written before the default was held back may hold it as a candidate too.
             if (m.index() != defaultIndex || !defaultTold) strategy.tell(m.index(), result(m));
             if (m.index() == defaultIndex) defaultTold = true;
@@ -248,7 +279,7 @@ public final class Search {
 
     public Progress progress(long now) {
         return new Progress(deviceClass, key.id(), budget, recorded.size(), failures, outstanding.size() + retry.size(), baselineRecorded, done(now), transferFrom,
-                endsAt);
+                endsAt, throttled, warning());
     }
 
     /**
@@ -257,7 +288,10 @@ public final class Search {
      * @param transferFrom device classes whose records seeded this search's strategy
      * @param endsAt       when exploring stops under the sweep's time budget (epoch ms), 0 without one;
      *                     kept across restarts and takeovers
+     * @param throttled    of the failed, those measured while the device throttled (after the agent's re-takes)
+     * @param warning      why the search ranks otherwise than its sweep asked (an energy sweep on a
+     *                     class without energy readings), or null
      */
     public record Progress(String deviceClass, String kernel, int budget, int measured, int failed, int pending, boolean baselineMeasured,
-                           boolean done, List<String> transferFrom, long endsAt) {}
+                           boolean done, List<String> transferFrom, long endsAt, int throttled, String warning) {}
 }

@@ -148,7 +148,7 @@ public final class SweepRun {
                 List<String> from = priors.stream().map(Prior::deviceClass).distinct().sorted().toList();
                 out.add(new Search(key, c, space, Strategies.create(s.name(), space, s.options(), seed, priors), family.defaultConfig(key, cores),
                         s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, from,
-                        spec.fidelity().finalists()));
+                        spec.fidelity().finalists(), spec.objective()));
             }
             for (Outcome m : backlog.getOrDefault(c, List.of())) {
                 for (Search x : out) if (x.key().equals(m.key())) x.recorded(m);
@@ -166,7 +166,7 @@ public final class SweepRun {
             return;
         }
         for (KernelKey key : spec.keys()) {
-            if (key.equals(m.key())) backlog.computeIfAbsent(m.deviceClass(), k -> new ArrayList<>()).add(Outcome.of(m, key));
+            if (key.equals(m.key())) backlog.computeIfAbsent(m.deviceClass(), k -> new ArrayList<>()).add(Outcome.of(m, key, spec.objective()));
         }
     }
 

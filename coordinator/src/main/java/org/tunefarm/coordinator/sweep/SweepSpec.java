@@ -6,6 +6,7 @@ import org.tunefarm.kernel.CommandKernelDeclaration;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.measure.Objective;
 
 /**
  * What a user asks the farm to tune: one kernel family over one or more shapes, optionally on a
@@ -18,21 +19,31 @@ import org.tunefarm.measure.MeasureSettings;
  * @param fidelity      noise guards: CV retakes and finalists (the measure section's maxCv, maxRetakes, finalists)
  * @param command       for a command kernel, the declaration the sweep was accepted against; null for a built-in family
  * @param priority      among sweeps that share agents, higher leases first; equal ones take turns (default 0)
+ * @param objective     what the sweep tunes for (default latency); every lease carries it
+ * @param sustainedSeconds for a sustained sweep, how long each finalist runs continuously before its
+ *                      sustained time is taken; 0 for every other objective
  */
 public record SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes,
                         Map<String, List<Object>> space, List<String> constraints, StrategySpec strategy,
                         MeasureSettings measure, List<String> deviceClasses, int batchSize, Fidelity fidelity,
-                        CommandKernelDeclaration command, Integer priority) {
+                        CommandKernelDeclaration command, Integer priority, Objective objective, Double sustainedSeconds) {
+
+    /** How long a sustained sweep's finalists run when the spec does not say. */
+    public static final double DEFAULT_SUSTAINED_SECONDS = 30;
+    public static final double MAX_SUSTAINED_SECONDS = 3600;
 
     public SweepSpec {
         if (fidelity == null) fidelity = Fidelity.DEFAULTS;
         if (priority == null) priority = 0; // sweeps logged before priorities existed
+        if (objective == null) objective = Objective.LATENCY; // sweeps logged before objectives existed
+        if (sustainedSeconds == null) sustainedSeconds = objective == Objective.SUSTAINED ? DEFAULT_SUSTAINED_SECONDS : 0.0;
     }
 
     /** A sweep of a built-in family with the default noise guards. */
     public SweepSpec(String name, String kernel, String dtype, List<Map<String, Integer>> shapes, Map<String, List<Object>> space,
                      List<String> constraints, StrategySpec strategy, MeasureSettings measure, List<String> deviceClasses, int batchSize) {
-        this(name, kernel, dtype, shapes, space, constraints, strategy, measure, deviceClasses, batchSize, Fidelity.DEFAULTS, null, 0);
+        this(name, kernel, dtype, shapes, space, constraints, strategy, measure, deviceClasses, batchSize, Fidelity.DEFAULTS, null, 0,
+                Objective.LATENCY, 0.0);
     }
 
     /**

@@ -21,6 +21,7 @@ import org.tunefarm.kernel.CommandKernelSpec;
 import org.tunefarm.kernel.KernelCatalog;
 import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.measure.Objective;
 import org.tunefarm.space.SearchSpace;
 import org.yaml.snakeyaml.LoaderOptions;
 
@@ -40,7 +41,8 @@ public final class SweepSpecReader {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().streamReadConstraints(LIMITS)
             .loaderOptions(yamlLimits()).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
-    private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "workload", "layers", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize", "priority");
+    private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "workload", "layers", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize", "priority",
+            "objective", "sustainedSeconds");
 
     private SweepSpecReader() {}
 
@@ -142,7 +144,39 @@ public final class SweepSpecReader {
         int batchSize = integer(root, "batchSize", 8, 1, 1000);
         int priority = integer(root, "priority", 0, -SweepControl.MAX_PRIORITY, SweepControl.MAX_PRIORITY);
         CommandKernelDeclaration command = family instanceof CommandKernelSpec c ? c.declaration() : null;
-        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize, fidelity(root.get("measure")), command, priority);
+        Fidelity fidelity = fidelity(root.get("measure"));
+        Objective objective = objective(root);
+        double sustained = sustainedSeconds(root, objective);
+        if (objective == Objective.SUSTAINED && fidelity.finalists() == 0) {
+            throw new SpecException("measure.finalists", "must be at least 1 for objective sustained: its finalists are the ones run sustained");
+        }
+        return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize, fidelity, command, priority,
+                objective, sustained);
+    }
+
+    private static Objective objective(JsonNode root) {
+        String text = text(root, "objective", null);
+        if (text == null) return Objective.LATENCY;
+        try {
+            return Objective.of(text);
+        } catch (IllegalArgumentException e) {
+            throw new SpecException("objective", e.getMessage().substring("objective ".length()));
+        }
+    }
+
+    /**
+     * Seconds each finalist of a sustained sweep runs continuously, in (0, 3600], default 30.
+     * Refused with any other objective: only a sustained sweep runs anything sustained, and a
+     * figure that would be silently ignored is a mistake worth saying.
+     */
+    private static double sustainedSeconds(JsonNode root, Objective objective) {
+        JsonNode v = root.get("sustainedSeconds");
+        if (v == null || v.isNull()) return objective == Objective.SUSTAINED ? SweepSpec.DEFAULT_SUSTAINED_SECONDS : 0;
+        if (objective != Objective.SUSTAINED) throw new SpecException("sustainedSeconds", "applies only to objective sustained (this sweep's objective is " + objective.text() + ")");
+        if (!v.isNumber()) throw new SpecException("sustainedSeconds", "must be a number, got " + v);
+        double d = v.doubleValue();
+        if (!(d > 0) || d > SweepSpec.MAX_SUSTAINED_SECONDS) throw new SpecException("sustainedSeconds", "must be in (0, " + (int) SweepSpec.MAX_SUSTAINED_SECONDS + "], got " + v);
+        return d;
     }
 
     /** The named catalog entry, or null when the spec lists its shapes. */
@@ -271,7 +305,7 @@ public final class SweepSpecReader {
         MeasureSettings d = MeasureSettings.DEFAULTS;
         if (n == null || n.isNull()) return d;
         if (!n.isObject()) throw new SpecException("measure", "must be an object");
-        Set<String> known = Set.of("minSamples", "minSampleMs", "maxWarmupMs", "steadyTolerance", "timeoutMs", "seed", "maxCv", "maxRetakes", "finalists");
+        Set<String> known = Set.of("minSamples", "minSampleMs", "maxWarmupMs", "steadyTolerance", "timeoutMs", "seed", "maxCv", "maxRetakes", "finalists", "cooldownTimeoutMs");
         for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!known.contains(f)) throw new SpecException("measure." + f, "unknown field (known: " + new java.util.TreeSet<>(known) + ")");
@@ -292,13 +326,14 @@ public final class SweepSpecReader {
         }
     }
 
-    /** The measure section's noise guards: {@code maxCv}, {@code maxRetakes}, {@code finalists}. */
+    /** The measure section's noise guards: {@code maxCv}, {@code maxRetakes}, {@code finalists}, {@code cooldownTimeoutMs}. */
     private static Fidelity fidelity(JsonNode n) {
         Fidelity d = Fidelity.DEFAULTS;
         if (n == null || !n.isObject()) return d;
         try {
             return new Fidelity(number(n, "maxCv", d.maxCv()), integer(n, "maxRetakes", d.maxRetakes(), 0, 10, "measure."),
-                    integer(n, "finalists", d.finalists(), 0, 100, "measure."));
+                    integer(n, "finalists", d.finalists(), 0, 100, "measure."),
+                    (long) integer(n, "cooldownTimeoutMs", d.cooldownTimeoutMs().intValue(), 0, (int) Fidelity.MAX_COOLDOWN_TIMEOUT_MS, "measure."));
         } catch (SpecException e) {
             throw e;
         } catch (IllegalArgumentException e) {

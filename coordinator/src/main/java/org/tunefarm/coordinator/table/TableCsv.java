@@ -12,13 +12,15 @@ import java.util.TreeMap;
  * RFC 4180 says (a field holding a comma, a quote, a line break, or starting with {@code #} so it
  * cannot pass for a comment, goes in double quotes, its quotes doubled), and rows end with CRLF.
  * A shape or a set of parameters is one field, {@code name=value} pairs joined by {@code ;} in name
- * order. An absent value (no default measured, no temperature sensor) is an empty field, never 0.
+ * order. An absent value (no default measured, no temperature sensor, no energy reading) is an
+ * empty field, never 0. A latency entry's Pareto set of time and energy is in the JSON document only.
  * It reads the JSON document, so it writes any table document, served or read from a file.
  */
 public final class TableCsv {
     /** The columns, in order. */
     public static final List<String> COLUMNS = List.of("deviceClass", "objective", "op", "dtype", "shape", "params", "defaultParams",
-            "medianNs", "gflops", "speedupOverDefault", "temperatureC", "sweepId", "agentId", "measuredAt");
+            "medianNs", "gflops", "speedupOverDefault", "temperatureC", "sweepId", "agentId", "measuredAt",
+            "sustainedNs", "energyJ");
     private static final String EOL = "\r\n";
 
     private TableCsv() {}
@@ -38,7 +40,8 @@ public final class TableCsv {
             row(out, List.of(text(e.path("deviceClass")), text(e.path("objective")), text(kernel.path("op")), text(kernel.path("dtype")),
                     pairs(kernel.path("shape")), pairs(e.path("params")), pairs(e.path("defaultParams")),
                     text(e.path("stats").path("medianNs")), text(e.path("gflops")), text(e.path("speedupOverDefault")),
-                    text(e.path("temperatureC")), text(e.path("sweepId")), text(e.path("agentId")), text(e.path("measuredAt"))));
+                    text(e.path("temperatureC")), text(e.path("sweepId")), text(e.path("agentId")), text(e.path("measuredAt")),
+                    text(e.path("sustainedNs")), text(e.path("energyJ"))));
         }
         return out.toString();
     }

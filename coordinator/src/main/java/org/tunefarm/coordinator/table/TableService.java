@@ -28,23 +28,25 @@ public final class TableService {
         this.vertx = vertx;
     }
 
-    /** Folds a record of a built-in family in locally; returns the slot's entry if it changed, else null. */
-    public TableEntry fold(Measurement m) {
+    /** Folds a record of a built-in family in locally; returns the entries of the slots it changed. */
+    public List<TableEntry> fold(Measurement m) {
         return fold(m, KernelSpecs.get(m.key().op()).flops(m.key()));
     }
 
     /**
-     * Folds a record in locally, with the work of one call (0: no GFLOP/s); returns the slot's
-     * entry if it changed, else null.
+     * Folds a record in locally, with the work of one call (0: no GFLOP/s); returns the entries of
+     * the slots it changed: one per objective whose figure the record has, at most.
      */
-    public TableEntry fold(Measurement m, double flops) {
-        TableEntry e = TableEntry.of(m, flops);
-        if (e == null) return null;
-        BestKernelTable next = table.with(e);
-        TableEntry before = table.lookup(m.deviceClass(), m.key()).orElse(null);
-        TableEntry after = next.lookup(m.deviceClass(), m.key()).orElseThrow();
-        table = next;
-        return after.equals(before) ? null : after;
+    public List<TableEntry> fold(Measurement m, double flops) {
+        List<TableEntry> changed = new ArrayList<>();
+        for (TableEntry e : TableEntry.entries(m, flops)) {
+            BestKernelTable next = table.with(e);
+            TableEntry before = table.lookup(e).orElse(null);
+            TableEntry after = next.lookup(e).orElseThrow();
+            table = next;
+            if (!after.equals(before)) changed.add(after);
+        }
+        return changed;
     }
 
     public BestKernelTable local() {

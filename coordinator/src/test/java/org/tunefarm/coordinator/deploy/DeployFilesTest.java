@@ -106,6 +106,21 @@ class DeployFilesTest {
         }
     }
 
+    /**
+     * The unit asks for the video group (a Pi's vcgencmd), and the installer's sed drops exactly
+     * that line where the group is missing, since systemd would not start the unit at all then.
+     */
+    @Test void theInstallerDropsTheUnitsVideoGroupLineOnASystemWithoutIt() throws Exception {
+        String unit = Files.readString(ROOT.resolve("deploy/tunefarm-agent.service"));
+        assertTrue(unit.lines().anyMatch("SupplementaryGroups=video"::equals), unit);
+        Matcher drop = Pattern.compile("getent group video >/dev/null 2>&1 \\|\\| unit=\\$\\(sed '([^']+)'").matcher(Files.readString(ROOT.resolve("deploy/install-agent.sh")));
+        assertTrue(drop.find(), "install-agent.sh no longer drops the video group line");
+        Process sed = new ProcessBuilder("sed", drop.group(1), ROOT.resolve("deploy/tunefarm-agent.service").toString()).redirectErrorStream(true).start();
+        String without = new String(sed.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, sed.waitFor(), without);
+        assertEquals(unit.lines().filter(l -> !l.equals("SupplementaryGroups=video")).toList(), without.lines().toList());
+    }
+
     /** The sources of the COPY instructions before the second FROM (the build stage). */
     private static List<String> buildStageSources(String dockerfile) throws IOException {
         String text = Files.readString(ROOT.resolve("deploy").resolve(dockerfile));

@@ -128,4 +128,25 @@ class SweepLogTest {
         assertEquals(List.of(pause, priority, resume), again.controls());
         assertEquals(0, again.quarantine().count(), "change lines are not damage");
     }
+
+    /** A restored sweep tunes for what it was submitted with, and one logged before objectives existed for latency. */
+    @Test void aRestoredSweepKeepsItsObjective() throws IOException {
+        var spec = SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\nobjective: sustained\nsustainedSeconds: 12\n"
+                + "measure: {cooldownTimeoutMs: 9000}\n");
+        new SweepLog(file()).append(new SweepLog.Entry("s1", 10, spec));
+        SweepSpec back = new SweepLog(file()).read().get(0).spec();
+        assertEquals(spec, back);
+        assertEquals(org.tunefarm.measure.Objective.SUSTAINED, back.objective());
+        assertEquals(12.0, back.sustainedSeconds());
+        assertEquals(9000L, back.fidelity().cooldownTimeoutMs());
+
+        String old = Protocol.write(sweep("s2")).replaceAll(",\"objective\":\"latency\",\"sustainedSeconds\":0\\.0", "")
+                .replaceAll(",\"cooldownTimeoutMs\":120000", "");
+        org.junit.jupiter.api.Assertions.assertFalse(old.contains("objective") || old.contains("cooldownTimeoutMs"), old);
+        Files.writeString(file(), old + "\n", StandardOpenOption.APPEND);
+        SweepSpec older = new SweepLog(file()).read().get(1).spec();
+        assertEquals(org.tunefarm.measure.Objective.LATENCY, older.objective());
+        assertEquals(0.0, older.sustainedSeconds());
+        assertEquals(org.tunefarm.measure.Fidelity.DEFAULT_COOLDOWN_TIMEOUT_MS, older.fidelity().cooldownTimeoutMs());
+    }
 }

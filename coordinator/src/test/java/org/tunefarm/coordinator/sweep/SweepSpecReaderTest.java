@@ -8,7 +8,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
+import org.tunefarm.measure.Objective;
 
 class SweepSpecReaderTest {
 
@@ -75,6 +77,26 @@ class SweepSpecReaderTest {
         assertEquals("exhaustive", SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\nstrategy: exhaustive\n").strategy().name());
     }
 
+    @Test
+    void aSweepTunesForLatencyUnlessItSaysOtherwise() {
+        SweepSpec s = SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\n");
+        assertEquals(Objective.LATENCY, s.objective());
+        assertEquals(0.0, s.sustainedSeconds());
+        assertEquals(Fidelity.DEFAULT_COOLDOWN_TIMEOUT_MS, s.fidelity().cooldownTimeoutMs());
+    }
+
+    @Test
+    void objectiveSustainedSecondsAndCooldownTimeoutAreRead() {
+        SweepSpec s = SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\nobjective: Sustained\nsustainedSeconds: 2.5\n"
+                + "measure: {cooldownTimeoutMs: 5000}\n");
+        assertEquals(Objective.SUSTAINED, s.objective());
+        assertEquals(2.5, s.sustainedSeconds());
+        assertEquals(5000L, s.fidelity().cooldownTimeoutMs());
+        assertEquals(SweepSpec.DEFAULT_SUSTAINED_SECONDS, SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\nobjective: sustained\n").sustainedSeconds(),
+                "a sustained sweep that names no duration gets the default");
+        assertEquals(Objective.EDP, SweepSpecReader.read("{\"kernel\": \"sleep\", \"shapes\": [{\"unitUs\": 100}], \"objective\": \"edp\"}").objective());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             unknown top-level field        | kernel: sleep\\nshapes: [{unitUs: 100}]\\nbudget: 5                         | budget
@@ -112,6 +134,17 @@ class SweepSpecReaderTest {
             steadyTolerance not a number   | kernel: sleep\\nshapes: [{unitUs: 100}]\\nmeasure: {steadyTolerance: x} | measure.steadyTolerance
             minSampleMs too small          | kernel: sleep\\nshapes: [{unitUs: 100}]\\nmeasure: {minSampleMs: 0}      | measure.minSampleMs
             unknown measure field          | kernel: sleep\\nshapes: [{unitUs: 100}]\\nmeasure: {repeats: 3}          | measure.repeats
+            unknown objective              | kernel: sleep\\nshapes: [{unitUs: 100}]\\nobjective: fastest          | objective
+            objective not text             | kernel: sleep\\nshapes: [{unitUs: 100}]\\nobjective: [latency]        | objective
+            sustainedSeconds zero          | kernel: sleep\\nshapes: [{unitUs: 100}]\\nobjective: sustained\\nsustainedSeconds: 0 | sustainedSeconds
+            sustainedSeconds negative      | kernel: sleep\\nshapes: [{unitUs: 100}]\\nobjective: sustained\\nsustainedSeconds: -5 | sustainedSeconds
+            sustainedSeconds over an hour  | kernel: sleep\\nshapes: [{unitUs: 100}]\\nobjective: sustained\\nsustainedSeconds: 3601 | sustainedSeconds
+            sustainedSeconds not a number  | kernel: sleep\\nshapes: [{unitUs: 100}]\\nobjective: sustained\\nsustainedSeconds: long | sustainedSeconds
+            sustainedSeconds for latency   | kernel: sleep\\nshapes: [{unitUs: 100}]\\nsustainedSeconds: 30       | sustainedSeconds
+            sustainedSeconds for energy    | kernel: sleep\\nshapes: [{unitUs: 100}]\\nobjective: energy\\nsustainedSeconds: 30 | sustainedSeconds
+            sustained without finalists    | kernel: sleep\\nshapes: [{unitUs: 100}]\\nobjective: sustained\\nmeasure: {finalists: 0} | measure.finalists
+            cooldownTimeoutMs negative     | kernel: sleep\\nshapes: [{unitUs: 100}]\\nmeasure: {cooldownTimeoutMs: -1} | measure.cooldownTimeoutMs
+            cooldownTimeoutMs over an hour | kernel: sleep\\nshapes: [{unitUs: 100}]\\nmeasure: {cooldownTimeoutMs: 3600001} | measure.cooldownTimeoutMs
             batchSize zero                 | kernel: sleep\\nshapes: [{unitUs: 100}]\\nbatchSize: 0                   | batchSize
             name not text                  | kernel: sleep\\nname: [x]\\nshapes: [{unitUs: 100}]                      | name
             malformed yaml                 | kernel: sleep\\nshapes: [{unitUs: 100}\\n  - : :                         | body
