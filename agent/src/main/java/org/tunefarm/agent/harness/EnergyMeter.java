@@ -13,6 +13,9 @@ import java.util.List;
  * board offers neither sensor, or no reading was taken under load.
  */
 public final class EnergyMeter {
+    /** Counter readings closer than this say little: each is dated to within the polling period. */
+    static final double MIN_COUNTER_SPAN_MS = 200;
+
     private EnergyMeter() {}
 
     public static Double perCall(List<TimedReading> readings, SampleWindow window) {
@@ -26,15 +29,23 @@ public final class EnergyMeter {
         return watts == null ? null : watts * window.seconds() / window.calls();
     }
 
-    /** Mean power from the energy counter between the first and last readings that have it; null with fewer than two. */
+    /**
+     * Mean power from the energy counter: its rise between the first and last readings that have
+     * it, over their time apart. A reading is dated when its value was first seen, since a
+     * memoised or slowly updated sensor repeats one value for a while; spans shorter than
+     * {@link #MIN_COUNTER_SPAN_MS} are too short for those dates and give null (power readings then).
+     */
     private static Double fromCounter(List<TimedReading> readings) {
         TimedReading first = null, last = null;
+        Double lastValue = null;
         for (TimedReading t : readings) {
-            if (t.reading().energyJ() == null) continue;
+            Double e = t.reading().energyJ();
+            if (e == null || e.equals(lastValue)) continue;
+            lastValue = e;
             if (first == null) first = t;
             last = t;
         }
-        if (first == null || last.atMs() <= first.atMs()) return null;
+        if (first == null || last.atMs() - first.atMs() < MIN_COUNTER_SPAN_MS) return null;
         double joules = last.reading().energyJ() - first.reading().energyJ();
         return joules < 0 ? null : joules / ((last.atMs() - first.atMs()) / 1000); // a counter that wrapped says nothing
     }
