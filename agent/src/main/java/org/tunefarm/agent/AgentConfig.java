@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.tunefarm.agent.harness.ThermalSettings;
 import org.tunefarm.agent.kernels.command.CommandKernel;
 import org.tunefarm.agent.kernels.command.CommandKernelReader;
 import org.tunefarm.agent.link.LinkTls;
@@ -33,20 +34,26 @@ import org.tunefarm.agent.sensors.SensorsConfig;
  * @param autoUpdate     the farm's HTTP address to fetch a newer agent jar from ({@code --auto-update URL}), or null
  * @param verbose        log the libraries' INFO lines too
  * @param sensors        where and which sensors to read (the file's {@code sensors:} section)
+ * @param thermal        the config file's {@code thermal:} section: cooldown gate and throttle detection
  */
 public record AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels,
                           List<CommandKernel> commandKernels, Path spaces, LinkTls tls, Path credentialFile,
-                          URI autoUpdate, boolean verbose, SensorsConfig sensors) {
+                          URI autoUpdate, boolean verbose, SensorsConfig sensors, ThermalSettings thermal) {
+
+    public AgentConfig {
+        if (thermal == null) thermal = ThermalSettings.DEFAULTS;
+    }
 
     /** Without command kernels, replayed spaces or TLS, the credential in the default state folder. */
     public AgentConfig(List<String> coordinators, String token, String agentId, Map<String, String> labels) {
-        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId), null, false, SensorsConfig.DEFAULT);
+        this(coordinators, token, agentId, labels, List.of(), null, null, credentialIn(defaultStateDir(), agentId), null, false, SensorsConfig.DEFAULT, null);
     }
 
     static final String USAGE = "usage: tunefarm agent [--config FILE] --coordinator HOST:PORT[,HOST:PORT...] [--token-file FILE] [--id ID] [--label KEY=VALUE]... [--spaces DIR]"
             + " [--tls] [--trust PEM-FILE] [--state DIR] [--credential-file FILE] [--auto-update FARM-URL] [--verbose]";
     private static final Set<String> FILE_FIELDS = Set.of("coordinators", "token", "tokenFile", "id", "labels", "commandKernels", "stateDir",
-            "credentialFile", "autoUpdate", "sensors");
+            "credentialFile", "autoUpdate", "sensors", "thermal");
+    private static final Set<String> THERMAL_FIELDS = Set.of("startTemperatureC", "marginC", "cooldownTimeoutMs", "maxThrottleRetakes", "clockTolerance");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public static AgentConfig parse(String[] args) {
@@ -62,6 +69,7 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         Path credentialFile = null;
         URI autoUpdate = null;
         boolean verbose = false;
+        ThermalSettings thermal = ThermalSettings.DEFAULTS;
         SensorsConfig sensors = SensorsConfig.DEFAULT;
         // The file first, wherever --config stands, so every flag overrides it.
         for (int i = 0; i + 1 < args.length; i++) {
@@ -81,6 +89,11 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
             Path base = file.toAbsolutePath().getParent();
             if (root.hasNonNull("stateDir") && !root.get("stateDir").asText().isBlank()) stateDir = base.resolve(root.get("stateDir").asText());
             if (root.hasNonNull("credentialFile") && !root.get("credentialFile").asText().isBlank()) credentialFile = base.resolve(root.get("credentialFile").asText());
+            try {
+                thermal = thermal(root.get("thermal"));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + ": " + e.getMessage());
+            }
             try {
                 kernels = CommandKernelReader.read(root.get("commandKernels"), base);
                 sensors = SensorsConfig.read(root.get("sensors"), base);
@@ -135,7 +148,36 @@ public record AgentConfig(List<String> coordinators, String token, String agentI
         if (id == null) id = defaultId();
         if (credentialFile == null) credentialFile = credentialIn(stateDir != null ? stateDir : defaultStateDir(), id);
         return new AgentConfig(List.copyOf(coordinators), token, id, Map.copyOf(labels), kernels, spaces, tls ? new LinkTls(trust) : null,
-                credentialFile.toAbsolutePath().normalize(), autoUpdate, verbose, sensors);
+                credentialFile.toAbsolutePath().normalize(), autoUpdate, verbose, sensors, thermal);
+    }
+
+    /** The {@code thermal:} section; absent fields keep their defaults, and a bad one is named. */
+    static ThermalSettings thermal(JsonNode n) {
+        ThermalSettings d = ThermalSettings.DEFAULTS;
+        if (n == null || n.isNull()) return d;
+        if (!n.isObject()) throw new IllegalArgumentException("thermal: must be a mapping");
+        for (var it = n.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!THERMAL_FIELDS.contains(f)) throw new IllegalArgumentException("thermal." + f + ": unknown field (known: " + new TreeSet<>(THERMAL_FIELDS) + ")");
+        }
+        Double start = n.hasNonNull("startTemperatureC") ? Double.valueOf(number(n, "startTemperatureC")) : d.startTemperatureC();
+        double margin = n.hasNonNull("marginC") ? number(n, "marginC") : d.marginC();
+        long timeout = n.hasNonNull("cooldownTimeoutMs") ? (long) whole(n, "cooldownTimeoutMs") : d.cooldownTimeoutMs();
+        int retakes = n.hasNonNull("maxThrottleRetakes") ? (int) whole(n, "maxThrottleRetakes") : d.maxThrottleRetakes();
+        double tolerance = n.hasNonNull("clockTolerance") ? number(n, "clockTolerance") : d.clockTolerance();
+        return new ThermalSettings(start, margin, timeout, retakes, tolerance);
+    }
+
+    private static double number(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (!v.isNumber()) throw new IllegalArgumentException("thermal." + field + ": must be a number, got " + v);
+        return v.doubleValue();
+    }
+
+    private static double whole(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) throw new IllegalArgumentException("thermal." + field + ": must be a whole number, got " + v);
+        return v.longValue();
     }
 
     /** One file per agent id, so several agents may share a state folder. */

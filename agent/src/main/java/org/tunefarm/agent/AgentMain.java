@@ -10,6 +10,7 @@ import org.tunefarm.agent.harness.Batch;
 import org.tunefarm.agent.harness.BatchCandidate;
 import org.tunefarm.agent.harness.BatchRunner;
 import org.tunefarm.agent.harness.CandidateCheck;
+import org.tunefarm.agent.harness.ThermalGuard;
 import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
@@ -33,6 +34,7 @@ public final class AgentMain {
     private static final Logger LOG = Logger.getLogger(AgentMain.class.getName());
 
     private AgentMain() {}
+
 
     public static void main(String[] args) throws Exception {
         AgentConfig config;
@@ -73,13 +75,16 @@ public final class AgentMain {
         // One seam, three kinds of worker: built-in families in a worker JVM, command kernels from
         // here, and replayed candidates in process (they run no code, so there is nothing to contain,
         // and a fresh worker per lease would only re-read the cache file).
-        BatchRunner inJvm = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
-        BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
-        BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check);
+        // One board, one heat: every kind of worker waits for the same cooldown and shares one clock baseline.
+        ThermalGuard thermal = ThermalGuard.atStart(sensors, config.thermal());
+        BatchRunner inJvm = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check, thermal);
+        BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check, thermal);
+        BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(),
+                check, thermal);
         LeaseRunner leases = (lease, each) -> (commands.has(lease.key().op()) ? byCommand
                 : lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : inJvm).run(new Batch(lease.sweepId(), lease.key(),
                 lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),
-                lease.round(), lease.fidelity()), each);
+                lease.round(), lease.fidelity(), lease.objective(), lease.sustainedSeconds(), lease.deadline()), each);
         Agent agent = new Agent(config, profile, List.copyOf(families), commands.declarations(), leases, sensors::read);
         if (config.autoUpdate() != null) agent.updatingFrom(config.autoUpdate());
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));

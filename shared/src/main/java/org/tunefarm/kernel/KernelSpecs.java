@@ -18,6 +18,7 @@ public final class KernelSpecs {
         register(new Conv2dSpec());
         register(new DepthwiseConv2dSpec());
         register(new SleepSpec());
+        register(new HeatSimSpec());
     }
 
     private KernelSpecs() {}

@@ -26,6 +26,13 @@ public interface Harness {
      */
     java.util.List<CandidateOutcome> measureInterleaved(KernelFamily family, KernelKey key, java.util.List<Map<String, Object>> params, MeasureSettings settings);
 
+    /**
+     * Runs the candidate without pause for {@code seconds} and reports its time per call over the
+     * last part of the run ({@link CandidateOutcome#sustainedNs()}), when a device that heats up
+     * has settled: what it sustains, not what it bursts.
+     */
+    CandidateOutcome sustain(KernelFamily family, KernelKey key, Map<String, Object> params, MeasureSettings settings, double seconds);
+
     /** A harness timed by {@link System#nanoTime()}. */
     static Harness create() {
         return new WarmHarness(System::nanoTime);

@@ -26,11 +26,24 @@ final class WarmHarness implements Harness {
     /** Extra samples, as a share of minSamples, that may replace samples set aside as interference. */
     static final double MAX_EXTRA_SHARE = 1.0;
 
+    /** Of a sustained run, the last share whose calls give its time per call: the run is hot by then. */
+    static final double SUSTAINED_WINDOW = 0.2;
+
     private final LongSupplier nanoTime;
     private final WorkloadCache workloads = new WorkloadCache();
+    /** Epoch ms at {@link #anchorNs}: sample windows are reported in the wall time every process shares. */
+    private final double anchorMs;
+    private final long anchorNs;
 
     WarmHarness(LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
+        java.time.Instant now = java.time.Instant.now();
+        this.anchorNs = nanoTime.getAsLong();
+        this.anchorMs = now.getEpochSecond() * 1000.0 + now.getNano() / 1e6;
+    }
+
+    private double epochMs(long ns) {
+        return anchorMs + (ns - anchorNs) / 1e6;
     }
 
     @Override
@@ -57,6 +70,33 @@ final class WarmHarness implements Harness {
             return new Run(candidate, workload.errorBound(), settings, start).measure();
         } catch (Throwable t) {
             // close() threw after a complete measurement; the kernel still misbehaved.
+            return CandidateOutcome.failed(Status.CRASH, "close: " + CandidateOutcome.describe(t));
+        }
+    }
+
+    @Override
+    public CandidateOutcome sustain(KernelFamily family, KernelKey key, Map<String, Object> params, MeasureSettings settings, double seconds) {
+        long start = nanoTime.getAsLong();
+        Workload workload;
+        try {
+            workload = workloads.get(family, key, settings.seed());
+        } catch (IllegalArgumentException e) {
+            return CandidateOutcome.failed(Status.INVALID, "workload: " + e.getMessage());
+        } catch (Throwable t) {
+            return CandidateOutcome.failed(Status.CRASH, "workload: " + CandidateOutcome.describe(t));
+        }
+        Candidate candidate;
+        try {
+            candidate = family.candidate(workload, params);
+        } catch (IllegalArgumentException e) {
+            return CandidateOutcome.failed(Status.INVALID, e.getMessage());
+        } catch (Throwable t) {
+            return CandidateOutcome.failed(Status.CRASH, CandidateOutcome.describe(t));
+        }
+        try (candidate) {
+            if (candidate instanceof RecordedCandidate r) return r.recorded().noting("a recording cannot run sustained");
+            return new Run(candidate, workload.errorBound(), settings, start).sustain(seconds);
+        } catch (Throwable t) {
             return CandidateOutcome.failed(Status.CRASH, "close: " + CandidateOutcome.describe(t));
         }
     }
@@ -132,6 +172,8 @@ final class WarmHarness implements Harness {
         private int calls;
         private double[] samples;
         private int taken;
+        private long firstSampleNs;
+        private long lastSampleNs;
 
         Run(Candidate candidate, double errorBound, MeasureSettings settings, long start) {
             this.candidate = candidate;
@@ -150,6 +192,17 @@ final class WarmHarness implements Harness {
 
         /** Verifies, calibrates and warms up; null when ready to sample, else how it failed. */
         CandidateOutcome prepare() {
+            CandidateOutcome wrong = verify();
+            if (wrong != null) return wrong;
+            try {
+                return warmUp();
+            } catch (Throwable t) {
+                return CandidateOutcome.failed(Status.CRASH, error, CandidateOutcome.describe(t));
+            }
+        }
+
+        /** The first, untimed call, checked against the reference; null when right. */
+        private CandidateOutcome verify() {
             try {
                 candidate.run();
                 error = candidate.maxError();
@@ -160,11 +213,58 @@ final class WarmHarness implements Harness {
             if (Double.isNaN(error) || error > errorBound) {
                 return CandidateOutcome.failed(Status.WRONG_ANSWER, error, "max error " + error + " exceeds bound " + errorBound);
             }
+            return null;
+        }
+
+        /**
+         * Runs the candidate without pause for {@code seconds} (verification and calibration
+         * included: the device heats all along), in blocks of at least minSampleMs; its sustained
+         * time per call is that of the blocks in the last {@link #SUSTAINED_WINDOW} of the run,
+         * when the device has settled, total time over total calls (a throughput, not a median),
+         * and the sample window is theirs. The statistics are over the first minSamples blocks,
+         * the burst from a cool board, so that the record's median still means what a latency
+         * measurement's does.
+         */
+        CandidateOutcome sustain(double seconds) {
+            long runStart = nanoTime.getAsLong();
+            CandidateOutcome wrong = verify();
+            if (wrong != null) return wrong;
+            long runNs = (long) (seconds * 1e9);
+            double[] ends = new double[1024];
+            double[] perCall = new double[1024];
+            int blocks = 0;
             try {
-                return warmUp();
+                calls = 1;
+                long t = block(calls);
+                while (t < minSampleNs && calls < MAX_CALLS_PER_SAMPLE) {
+                    if (overBudget()) return overBudget("calibrating a sustained run, " + calls + " calls per sample", null);
+                    calls *= 2;
+                    t = block(calls);
+                }
+                for (long now = nanoTime.getAsLong(); now - runStart < runNs; now = nanoTime.getAsLong()) {
+                    if (overBudget()) return overBudget("running sustained, " + blocks + " blocks", java.util.Arrays.copyOf(perCall, blocks));
+                    if (blocks == ends.length) {
+                        ends = java.util.Arrays.copyOf(ends, blocks * 2);
+                        perCall = java.util.Arrays.copyOf(perCall, blocks * 2);
+                    }
+                    perCall[blocks] = (double) block(calls) / calls;
+                    ends[blocks++] = nanoTime.getAsLong();
+                }
             } catch (Throwable t) {
                 return CandidateOutcome.failed(Status.CRASH, error, CandidateOutcome.describe(t));
             }
+            if (blocks == 0) return CandidateOutcome.failed(Status.TIMEOUT, error, "a sustained run of " + seconds + " s ended before its first timed block");
+            double windowStart = runStart + (ends[blocks - 1] - runStart) * (1 - SUSTAINED_WINDOW);
+            int first = blocks - 1;
+            while (first > 0 && ends[first - 1] > windowStart) first--;
+            double[] window = java.util.Arrays.copyOfRange(perCall, first, blocks);
+            double sum = 0;
+            for (double v : window) sum += v;
+            long windowFromNs = (long) (ends[first] - window[0] * calls);
+            CandidateOutcome ok = result(java.util.Arrays.copyOf(perCall, Math.min(blocks, settings.minSamples())));
+            if (ok.status() != Status.OK) return ok;
+            return ok.sampled(new SampleWindow(epochMs(windowFromNs), epochMs((long) ends[blocks - 1]), (long) window.length * calls), null)
+                    .sustained(sum / window.length);
         }
 
         private CandidateOutcome warmUp() {
@@ -216,7 +316,10 @@ final class WarmHarness implements Harness {
         CandidateOutcome takeSample() {
             if (overBudget()) return overBudget("sampling, " + taken + " of " + settings.minSamples() + " samples", java.util.Arrays.copyOf(samples, taken));
             try {
+                long t0 = nanoTime.getAsLong();
+                if (taken == 0) firstSampleNs = t0;
                 samples[taken++] = (double) block(calls) / calls;
+                lastSampleNs = nanoTime.getAsLong();
                 return null;
             } catch (Throwable t) {
                 return CandidateOutcome.failed(Status.CRASH, error, CandidateOutcome.describe(t));
@@ -229,6 +332,14 @@ final class WarmHarness implements Harness {
          * on this CPU), which must be as right.
          */
         CandidateOutcome result() {
+            double[] ordered = java.util.Arrays.copyOf(samples, taken);
+            CandidateOutcome ok = result(ordered);
+            if (ok.status() != Status.OK) return ok;
+            return ok.sampled(new SampleWindow(epochMs(firstSampleNs), epochMs(lastSampleNs), (long) taken * calls), DriftCheck.verdict(ordered));
+        }
+
+        /** The outcome over these samples, once the output is checked again. */
+        private CandidateOutcome result(double[] timed) {
             double last;
             try {
                 last = candidate.maxError();
@@ -239,7 +350,7 @@ final class WarmHarness implements Harness {
                 return CandidateOutcome.failed(Status.WRONG_ANSWER, last, "max error " + last + " after warm-up exceeds bound "
                         + errorBound + " (the first run's was " + error + ")");
             }
-            return CandidateOutcome.ok(Stats.withoutInterference(java.util.Arrays.copyOf(samples, taken), calls), Math.max(error, last));
+            return CandidateOutcome.ok(Stats.withoutInterference(timed, calls), Math.max(error, last));
         }
 
         private long block(int calls) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.tunefarm.agent.kernels.conv.Conv2dFamily;
 import org.tunefarm.agent.kernels.conv.DepthwiseConv2dFamily;
 import org.tunefarm.agent.kernels.gemm.GemmFamily;
+import org.tunefarm.agent.kernels.heatsim.HeatSimFamily;
 import org.tunefarm.agent.kernels.sleep.SleepFamily;
 
 /**
@@ -23,6 +24,7 @@ public final class KernelFamilies {
         register(new Conv2dFamily());
         register(new DepthwiseConv2dFamily());
         register(new SleepFamily());
+        register(new HeatSimFamily());
     }
 
     private KernelFamilies() {}

@@ -51,6 +51,9 @@ final class WorkerLoop {
             List<CandidateOutcome> outcomes = harness.measureInterleaved(family, request.key(), request.group(), request.settings());
             return new WorkerResponse(request.seq(), null, outcomes);
         }
+        if (request.sustainedSeconds() != null) {
+            return new WorkerResponse(request.seq(), harness.sustain(family, request.key(), request.params(), request.settings(), request.sustainedSeconds()));
+        }
         return new WorkerResponse(request.seq(), harness.measure(family, request.key(), request.params(), request.settings()));
     }
 }

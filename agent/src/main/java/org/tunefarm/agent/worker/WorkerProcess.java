@@ -56,6 +56,13 @@ final class WorkerProcess implements Worker {
     }
 
     @Override
+    public CandidateOutcome sustain(KernelKey key, Map<String, Object> params, MeasureSettings settings, double seconds) {
+        MeasureSettings longer = Worker.forSustained(settings, seconds);
+        Answer a = ask(new WorkerRequest(0, key, params, longer, null, seconds), longer.timeoutMs());
+        return a.failure != null ? a.failure : a.response.outcome();
+    }
+
+    @Override
     public List<CandidateOutcome> measureInterleaved(KernelKey key, List<Map<String, Object>> params, MeasureSettings settings) {
         // The group shares one request: its timeout is the members' together.
         Answer a = ask(new WorkerRequest(0, key, null, settings, params), settings.timeoutMs() * Math.max(1, params.size()));
@@ -76,7 +83,8 @@ final class WorkerProcess implements Worker {
             }
             long id = ++seq;
             try {
-                stdin.write(WorkerCodec.line(new WorkerRequest(id, template.key(), template.params(), template.settings(), template.group())));
+                stdin.write(WorkerCodec.line(new WorkerRequest(id, template.key(), template.params(), template.settings(), template.group(),
+                        template.sustainedSeconds())));
                 stdin.write('\n');
                 stdin.flush();
             } catch (IOException e) {

@@ -10,10 +10,16 @@ import org.tunefarm.kernel.KernelKey;
  *
  * @param seq    increases per request, echoed in the response
  * @param group  when not null, finalists to measure interleaved instead of {@code params}
+ * @param sustainedSeconds when not null, run {@code params} without pause this long ({@code Harness.sustain})
  */
-public record WorkerRequest(long seq, KernelKey key, Map<String, Object> params, MeasureSettings settings, java.util.List<Map<String, Object>> group) {
+public record WorkerRequest(long seq, KernelKey key, Map<String, Object> params, MeasureSettings settings, java.util.List<Map<String, Object>> group,
+                            Double sustainedSeconds) {
 
     public WorkerRequest(long seq, KernelKey key, Map<String, Object> params, MeasureSettings settings) {
-        this(seq, key, params, settings, null);
+        this(seq, key, params, settings, null, null);
+    }
+
+    public WorkerRequest(long seq, KernelKey key, Map<String, Object> params, MeasureSettings settings, java.util.List<Map<String, Object>> group) {
+        this(seq, key, params, settings, group, null);
     }
 }

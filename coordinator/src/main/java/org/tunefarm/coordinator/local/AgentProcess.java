@@ -35,6 +35,12 @@ public final class AgentProcess implements AutoCloseable {
     /** @param prefix what the command runs under, e.g. {@code ip netns exec NAME}; empty for none */
     public static AgentProcess start(List<String> prefix, String id, List<String> coordinators, String token, Path logFile, List<String> extraArgs)
             throws IOException {
+        return start(prefix, id, coordinators, token, logFile, extraArgs, java.util.Map.of());
+    }
+
+    /** @param env more environment for the agent and the workers it starts, e.g. where a simulated device lives */
+    public static AgentProcess start(List<String> prefix, String id, List<String> coordinators, String token, Path logFile, List<String> extraArgs,
+                                     java.util.Map<String, String> env) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("--add-modules");
@@ -62,6 +68,7 @@ public final class AgentProcess implements AutoCloseable {
         cmd.addAll(extraArgs);
         Files.createDirectories(logFile.toAbsolutePath().getParent());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        pb.environment().putAll(env);
         pb.environment().put("TUNEFARM_TOKEN", token); // never in argv, where ps shows it
         Process p = pb.start();
         return new AgentProcess(id, p, logFile);
