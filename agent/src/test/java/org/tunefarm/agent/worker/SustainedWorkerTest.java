@@ -27,7 +27,8 @@ class SustainedWorkerTest {
             assertEquals(Status.OK, o.status(), o.detail());
             assertTrue(seconds >= 2.0, "ran the whole 2 s: " + seconds);
             assertNotNull(o.sustainedNs());
-            assertEquals(2.0e6, o.sustainedNs(), 0.2e6, "time per call over the last fifth");
+            // A 2 ms sleep never returns early and, on a busy machine, wakes late: bounded below, loosely above.
+            assertTrue(o.sustainedNs() >= 1.99e6 && o.sustainedNs() < 3.0e6, "time per call over the last fifth: " + o.sustainedNs());
             assertNotNull(o.window());
             assertTrue(o.window().seconds() > 0.3 && o.window().seconds() < 0.5, "the last fifth of 2 s: " + o.window());
             assertEquals(3, o.stats().samples() + o.stats().outliers(), "the statistics are the burst: the first minSamples blocks");
