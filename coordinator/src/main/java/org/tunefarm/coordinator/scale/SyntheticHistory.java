@@ -31,7 +31,7 @@ import org.tunefarm.space.SearchSpace;
  */
 public final class SyntheticHistory {
     /** Candidates one class measures of one shape in one sweep. */
-    static final int PER_SEARCH = 2_000;
+    static final int PER_SEARCH = 500;
     static final int CORES = 2;
     static final int VECTOR_BITS = 256;
     static final List<String> CLASSES = List.of("zen3-2c-avx2-jdk25-5e1f0a01", "skylake-4c-avx512-jdk21-9c3d2b17",
