@@ -5,14 +5,15 @@ import java.util.concurrent.Callable;
 import org.tunefarm.coordinator.chaos.ChaosAudit;
 import org.tunefarm.coordinator.chaos.ChaosRun;
 import org.tunefarm.coordinator.partition.PartitionCommand;
+import org.tunefarm.coordinator.scale.RestartRun;
 import org.tunefarm.coordinator.thermal.ThermalOutcome;
 import org.tunefarm.coordinator.thermal.ThermalRun;
 import org.tunefarm.protocol.Protocol;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code tunefarm bench chaos|partition|thermal}: the farm's benchmarks that need coordinators. */
-@Command(name = "bench", description = "Benchmarks of the farm itself.", mixinStandardHelpOptions = true, subcommands = {BenchCommand.Chaos.class, PartitionCommand.class, BenchCommand.Thermal.class})
+/** {@code tunefarm bench chaos|partition|thermal|restart}: the farm's benchmarks that need coordinators. */
+@Command(name = "bench", description = "Benchmarks of the farm itself.", mixinStandardHelpOptions = true, subcommands = {BenchCommand.Chaos.class, PartitionCommand.class, BenchCommand.Thermal.class, BenchCommand.Restart.class})
 final class BenchCommand {
 
     @Command(name = "chaos", mixinStandardHelpOptions = true,
@@ -65,6 +66,33 @@ final class BenchCommand {
             System.err.println("thermal: data, logs and the device's temperature trace in " + d);
             System.out.println(Protocol.write(o));
             return o.passed() ? 0 : 1;
+        }
+    }
+
+    @Command(name = "restart", mixinStandardHelpOptions = true,
+            description = "Write a season of records, then time a coordinator starting on it (open, heap, table) and a second one with an "
+                    + "empty disk catching up from it.")
+    static final class Restart implements Callable<Integer> {
+        @Option(names = "--records", description = "Records in the history (default: 100000; with --quick 20000). About 800 bytes each, per coordinator.")
+        Long records;
+
+        @Option(names = "--quick", description = "A smoke run of 20,000 records.")
+        boolean quick;
+
+        @Option(names = "--heap", defaultValue = "1g", description = "Each coordinator's -Xmx (default: ${DEFAULT-VALUE}).")
+        String heap;
+
+        @Option(names = "--dir", description = "Where the two coordinators keep data and logs (default: a new temporary folder).")
+        Path dir;
+
+        @Override public Integer call() throws Exception {
+            long n = records != null ? records : quick ? 20_000 : 100_000;
+            if (n < 1) throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--records must be at least 1, got " + n);
+            Path d = dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-restart-");
+            RestartRun.Outcome o = new RestartRun(new RestartRun.Settings(n, d, heap, java.time.Duration.ofMinutes(quick ? 2 : 15)), System.err).run();
+            System.err.println("restart: data and logs in " + d);
+            System.out.println(Protocol.write(o));
+            return o.tableEqual() && o.catchUpSeconds() != null ? 0 : 1;
         }
     }
 }

@@ -41,8 +41,14 @@ public final class CoordinatorProcess implements AutoCloseable {
      */
     public static CoordinatorProcess start(List<String> prefix, Path data, int httpPort, int bridgePort, String token, String cluster, Path log,
                                            List<String> extraArgs) throws IOException {
+        return start(prefix, "512m", data, httpPort, bridgePort, token, cluster, log, extraArgs);
+    }
+
+    /** @param maxHeap the coordinator's -Xmx, e.g. {@code 1g} (a benchmark of a long history sets the bound it is held to) */
+    public static CoordinatorProcess start(List<String> prefix, String maxHeap, Path data, int httpPort, int bridgePort, String token, String cluster,
+                                           Path log, List<String> extraArgs) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(jvm("-Xmx512m"));
+        cmd.addAll(jvm("-Xmx" + maxHeap));
         cmd.addAll(List.of("coordinator", "--data", data.toString(), "--http-port", String.valueOf(httpPort),
                 "--bridge-port", String.valueOf(bridgePort), "--cluster", cluster));
         cmd.addAll(extraArgs);

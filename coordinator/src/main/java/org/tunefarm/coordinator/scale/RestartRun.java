@@ -1,0 +1,199 @@
+package org.tunefarm.coordinator.scale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.tunefarm.coordinator.local.CoordinatorProcess;
+import org.tunefarm.coordinator.local.FreePort;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Protocol;
+import org.tunefarm.table.TableEntry;
+
+/**
+ * {@code bench restart}: a coordinator starting on a long history, and a second one with an
+ * empty disk catching up from it. The history is written by {@link SyntheticHistory}; the first
+ * coordinator (its own process, as in production) is timed from its start until it answers
+ * /api/health as the leader, which it does only after it has read both logs and published the
+ * table; its heap is read from its own JVM metrics on /metrics after a full collection, so the
+ * figure is what the history keeps alive, not garbage. Its /api/table must be the table the same
+ * records derive offline. The second coordinator joins the same cluster and is timed until its
+ * record log holds every record.
+ */
+public final class RestartRun {
+
+    /**
+     * @param heapMb        the live heap after start, MB (jvm_memory_used_bytes, area heap, after GC.run)
+     * @param catchUpSeconds null when the second coordinator did not catch up (see {@code catchUpFailure})
+     */
+    public record Outcome(long records, long bytesOnDisk, double writeSeconds, double openSeconds, double heapMb, boolean tableEqual,
+                          int tableEntries, Double catchUpSeconds, String catchUpFailure, String maxHeap) {}
+
+    /**
+     * @param records how many records the history holds
+     * @param maxHeap each coordinator's -Xmx
+     * @param within  how long each coordinator may take to start or catch up
+     */
+    public record Settings(long records, Path dir, String maxHeap, Duration within) {}
+
+    private final Settings s;
+    private final PrintStream log;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final String token = "restart-" + UUID.randomUUID();
+    private final String cluster = "restart-" + UUID.randomUUID();
+
+    public RestartRun(Settings settings, PrintStream log) {
+        this.s = settings;
+        this.log = log;
+    }
+
+    public Outcome run() throws Exception {
+        Path first = s.dir().resolve("coordinator-0");
+        long t0 = System.nanoTime();
+        SyntheticHistory.Written w = SyntheticHistory.write(first, s.records(), 13);
+        double writeSeconds = seconds(t0);
+        log.printf("restart: wrote %d records, %d bytes, in %.1f s%n", w.records(), w.bytes(), writeSeconds);
+        Map<String, TableEntry> derived = derive(first.resolve("records.jsonl"));
+
+        try (CoordinatorProcess leader = start(first, "coordinator-0.log")) {
+            long started = System.nanoTime();
+            await(leader, "coordinator 0 leads", h -> h.path("leader").asBoolean());
+            double openSeconds = seconds(started);
+            log.printf("restart: coordinator 0 leads after %.1f s%n", openSeconds);
+            double heapMb = liveHeapMb(leader);
+            JsonNode table = get(leader, "/api/table");
+            boolean tableEqual = tableEquals(derived, table);
+
+            Double catchUpSeconds = null;
+            String failure = null;
+            Path second = s.dir().resolve("coordinator-1");
+            try (CoordinatorProcess joining = start(second, "coordinator-1.log")) {
+                long joined = System.nanoTime();
+                try {
+                    await(joining, "coordinator 1 caught up", h -> h.path("caughtUp").asBoolean() && lines(second.resolve("records.jsonl")) >= w.records());
+                    catchUpSeconds = seconds(joined);
+                    log.printf("restart: coordinator 1 caught up after %.1f s%n", catchUpSeconds);
+                } catch (IllegalStateException e) {
+                    failure = e.getMessage();
+                    log.println("restart: " + failure);
+                }
+            }
+            return new Outcome(w.records(), w.bytes(), round(writeSeconds), round(openSeconds), round(heapMb), tableEqual, derived.size(),
+                    catchUpSeconds == null ? null : round(catchUpSeconds), failure, s.maxHeap());
+        }
+    }
+
+    private CoordinatorProcess start(Path home, String logName) throws IOException {
+        return CoordinatorProcess.start(List.of(), s.maxHeap(), home, FreePort.pick(), FreePort.pick(), token, cluster,
+                s.dir().resolve(logName), List.of("--quorum", "1"));
+    }
+
+    /** The table the records derive, read the way an auditor would: every line, folded slot by slot. */
+    static Map<String, TableEntry> derive(Path records) throws IOException {
+        Map<String, TableEntry> slots = new HashMap<>();
+        try (BufferedReader r = Files.newBufferedReader(records, StandardCharsets.UTF_8)) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                Measurement m = Protocol.JSON.readValue(line, Measurement.class);
+                for (TableEntry e : TableEntry.entries(m, 0)) slots.merge(e.slot(), e, TableEntry::merge);
+            }
+        }
+        return slots;
+    }
+
+    /** Same slots, and in each the same winner with the same median (the served figures also carry GFLOP/s, which the offline fold leaves out). */
+    static boolean tableEquals(Map<String, TableEntry> derived, JsonNode table) {
+        int served = 0;
+        for (JsonNode n : table.path("entries")) {
+            TableEntry e = Protocol.JSON.convertValue(n, TableEntry.class);
+            TableEntry d = derived.get(e.slot());
+            if (d == null || !d.params().equals(e.params()) || d.stats().medianNs() != e.stats().medianNs() || d.index() != e.index()
+                    || !d.sweepId().equals(e.sweepId())) return false;
+            served++;
+        }
+        return served == derived.size();
+    }
+
+    /** The heap the coordinator keeps alive: a full collection first (jcmd, beside this JVM's java), then its own JVM metrics. */
+    private double liveHeapMb(CoordinatorProcess c) throws Exception {
+        Path javaBin = Path.of(ProcessHandle.current().info().command().orElse("java"));
+        Path jcmd = javaBin.resolveSibling("jcmd");
+        if (Files.isExecutable(jcmd)) {
+            Process p = new ProcessBuilder(jcmd.toString(), String.valueOf(c.pid()), "GC.run").redirectErrorStream(true).start();
+            p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            p.waitFor();
+        } else {
+            log.println("restart: no jcmd beside " + javaBin + ": the heap figure includes garbage");
+        }
+        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(base(c) + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        double bytes = 0;
+        try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) bytes += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return bytes / (1 << 20);
+    }
+
+    /** A health answer that means done; may read the disk. */
+    private interface Ready {
+        boolean test(JsonNode health) throws IOException;
+    }
+
+    private void await(CoordinatorProcess c, String what, Ready ready) throws Exception {
+        long end = System.nanoTime() + s.within().toNanos();
+        while (System.nanoTime() < end) {
+            if (!c.alive()) throw new IllegalStateException(what + ": the coordinator exited; see its log in " + s.dir());
+            try {
+                if (ready.test(get(c, "/api/health"))) return;
+            } catch (IOException e) {
+                // not answering yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException(what + ": not within " + s.within());
+    }
+
+    /** Lines in a file, counted by bytes (a record log of millions of lines is read in seconds this way). */
+    static long lines(Path file) throws IOException {
+        if (!Files.exists(file)) return 0;
+        long n = 0;
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int k = in.read(buf); k >= 0; k = in.read(buf)) for (int i = 0; i < k; i++) if (buf[i] == '\n') n++;
+        }
+        return n;
+    }
+
+    private JsonNode get(CoordinatorProcess c, String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(c) + path)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new IOException(path + " answered " + r.statusCode() + ": " + r.body());
+        return Protocol.JSON.readTree(r.body());
+    }
+
+    private static String base(CoordinatorProcess c) {
+        return "http://127.0.0.1:" + c.httpPort();
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 100) / 100.0;
+    }
+}
