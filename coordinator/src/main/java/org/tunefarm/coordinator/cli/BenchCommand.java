@@ -63,7 +63,7 @@ final class BenchCommand {
             Path d = dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-thermal-");
             ThermalRun.Settings settings = quick ? ThermalRun.Settings.quick(d) : ThermalRun.Settings.full(d);
             ThermalOutcome o = new ThermalRun(settings, System.err).run();
-            System.err.println("thermal: data, logs and the device's temperature trace in " + d);
+            System.err.println("thermal: data, logs, the table (table.json) and the device's temperature trace in " + d);
             System.out.println(Protocol.write(o));
             return o.passed() ? 0 : 1;
         }

@@ -116,6 +116,8 @@ public final class ThermalRun {
                         batchSize: 8
                         """.formatted(s.sustainedSeconds(), SPACE, MEASURE.formatted(s.finalists())));
                 JsonNode table = get(coordinator, "/api/table?op=heatsim");
+                // Kept beside the logs: the entries behind the JSON line, one per objective.
+                Files.writeString(s.dir().resolve("table.json"), Protocol.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(table) + "\n");
                 List<Measurement> records = records(coordinator.data().resolve("records.jsonl"));
                 long trace;
                 try (var lines = Files.lines(device.trace())) {
