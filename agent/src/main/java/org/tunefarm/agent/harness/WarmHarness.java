@@ -48,34 +48,22 @@ final class WarmHarness implements Harness {
 
     @Override
     public CandidateOutcome measure(KernelFamily family, KernelKey key, Map<String, Object> params, MeasureSettings settings) {
-        long start = nanoTime.getAsLong();
-        Workload workload;
-        try {
-            workload = workloads.get(family, key, settings.seed());
-        } catch (IllegalArgumentException e) {
-            return CandidateOutcome.failed(Status.INVALID, "workload: " + e.getMessage());
-        } catch (Throwable t) {
-            return CandidateOutcome.failed(Status.CRASH, "workload: " + CandidateOutcome.describe(t));
-        }
-        Candidate candidate;
-        try {
-            candidate = family.candidate(workload, params);
-        } catch (IllegalArgumentException e) {
-            return CandidateOutcome.failed(Status.INVALID, e.getMessage());
-        } catch (Throwable t) {
-            return CandidateOutcome.failed(Status.CRASH, CandidateOutcome.describe(t));
-        }
-        try (candidate) {
-            if (candidate instanceof RecordedCandidate r) return r.recorded();
-            return new Run(candidate, workload.errorBound(), settings, start).measure();
-        } catch (Throwable t) {
-            // close() threw after a complete measurement; the kernel still misbehaved.
-            return CandidateOutcome.failed(Status.CRASH, "close: " + CandidateOutcome.describe(t));
-        }
+        return run(family, key, params, settings, (run, recorded) -> recorded != null ? recorded.recorded() : run.measure());
     }
 
     @Override
     public CandidateOutcome sustain(KernelFamily family, KernelKey key, Map<String, Object> params, MeasureSettings settings, double seconds) {
+        return run(family, key, params, settings,
+                (run, recorded) -> recorded != null ? recorded.recorded().noting("a recording cannot run sustained") : run.sustain(seconds));
+    }
+
+    /** How one built candidate is measured: {@code recorded} is non-null for a recording, which is not run. */
+    private interface Measuring {
+        CandidateOutcome apply(Run run, RecordedCandidate recorded);
+    }
+
+    /** Builds the workload and the candidate (an invalid one is INVALID, a throwing one CRASH), measures it, closes it. */
+    private CandidateOutcome run(KernelFamily family, KernelKey key, Map<String, Object> params, MeasureSettings settings, Measuring measuring) {
         long start = nanoTime.getAsLong();
         Workload workload;
         try {
@@ -94,9 +82,10 @@ final class WarmHarness implements Harness {
             return CandidateOutcome.failed(Status.CRASH, CandidateOutcome.describe(t));
         }
         try (candidate) {
-            if (candidate instanceof RecordedCandidate r) return r.recorded().noting("a recording cannot run sustained");
-            return new Run(candidate, workload.errorBound(), settings, start).sustain(seconds);
+            if (candidate instanceof RecordedCandidate r) return measuring.apply(null, r);
+            return measuring.apply(new Run(candidate, workload.errorBound(), settings, start), null);
         } catch (Throwable t) {
+            // close() threw after a complete measurement; the kernel still misbehaved.
             return CandidateOutcome.failed(Status.CRASH, "close: " + CandidateOutcome.describe(t));
         }
     }

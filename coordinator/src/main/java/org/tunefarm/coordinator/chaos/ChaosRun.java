@@ -65,7 +65,7 @@ public final class ChaosRun {
             chaos(sweep);
             log.println("chaos: done killing; waiting for the sweep to finish");
             awaitDone(sweep, Duration.ofMinutes(10));
-            JsonNode table = get(live(), "/api/table?op=sleep");
+            JsonNode table = live().get("/api/table?op=sleep", Duration.ofSeconds(10));
             stopAll();
             return ChaosAudit.audit(sweep, s.shapes(), s.unitUs(), s.maxA(), coordinators.stream().map(CoordinatorProcess::data).toList(), table,
                     agentKills, coordinatorKills, (System.currentTimeMillis() - started) / 1000);
@@ -119,7 +119,7 @@ public final class ChaosRun {
                 measure: {minSamples: 3, minSampleMs: 1, maxWarmupMs: 5, timeoutMs: 10000}
                 batchSize: 12
                 """.formatted(shapes, java.util.stream.IntStream.rangeClosed(0, s.maxA()).boxed().toList());
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(live()) + "/api/sweeps"))
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(live().base() + "/api/sweeps"))
                 .POST(HttpRequest.BodyPublishers.ofString(spec)).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 201) throw new IllegalStateException("sweep refused: " + r.body());
         return Protocol.JSON.readTree(r.body()).path("id").asText();
@@ -130,7 +130,7 @@ public final class ChaosRun {
         String last = "";
         while (System.currentTimeMillis() < end) {
             try {
-                JsonNode st = get(live(), "/api/sweeps/" + sweep);
+                JsonNode st = live().get("/api/sweeps/" + sweep, Duration.ofSeconds(10));
                 int measured = 0;
                 for (JsonNode p : st.path("searches")) measured += p.path("measured").asInt();
                 String line = st.path("state").asText() + " " + measured;
@@ -150,7 +150,7 @@ public final class ChaosRun {
         while (System.currentTimeMillis() < end) {
             if (!c.alive()) throw new IllegalStateException("a coordinator exited; see " + s.dir());
             try {
-                get(c, "/api/health");
+                c.get("/api/health", Duration.ofSeconds(10));
                 return;
             } catch (IOException e) {
                 Thread.sleep(250);
@@ -162,7 +162,7 @@ public final class ChaosRun {
     private void awaitAgents(Duration within) throws Exception {
         long end = System.currentTimeMillis() + within.toMillis();
         while (System.currentTimeMillis() < end) {
-            if (get(live(), "/api/agents").size() >= s.agents()) return;
+            if (live().get("/api/agents", Duration.ofSeconds(10)).size() >= s.agents()) return;
             Thread.sleep(250);
         }
         throw new IllegalStateException("agents did not register within " + within);
@@ -171,7 +171,7 @@ public final class ChaosRun {
     private int leader() throws Exception {
         for (int i = 0; i < coordinators.size(); i++) {
             try {
-                if (get(coordinators.get(i), "/api/health").path("leader").asBoolean()) return i;
+                if (coordinators.get(i).get("/api/health", Duration.ofSeconds(10)).path("leader").asBoolean()) return i;
             } catch (IOException ignored) {
                 // not answering
             }
@@ -185,7 +185,7 @@ public final class ChaosRun {
             for (CoordinatorProcess c : coordinators) {
                 try {
                     if (c.alive()) {
-                        get(c, "/api/health");
+                        c.get("/api/health", Duration.ofSeconds(10));
                         return c;
                     }
                 } catch (IOException ignored) {
@@ -197,16 +197,7 @@ public final class ChaosRun {
         throw new IllegalStateException("no coordinator answers");
     }
 
-    private JsonNode get(CoordinatorProcess c, String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(c) + path)).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) throw new IOException(path + " answered " + r.statusCode() + ": " + r.body());
-        return Protocol.JSON.readTree(r.body());
-    }
 
-    private static String base(CoordinatorProcess c) {
-        return "http://127.0.0.1:" + c.httpPort();
-    }
 
     private void stopAll() {
         agents.forEach(AgentProcess::close);

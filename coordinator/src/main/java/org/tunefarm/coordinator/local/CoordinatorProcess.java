@@ -1,5 +1,13 @@
 package org.tunefarm.coordinator.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.tunefarm.protocol.Protocol;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +28,7 @@ public final class CoordinatorProcess implements AutoCloseable {
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
     private final Process process;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final int httpPort;
     private final int bridgePort;
     private final Path data;
@@ -74,6 +83,18 @@ public final class CoordinatorProcess implements AutoCloseable {
     }
 
     public int httpPort() { return httpPort; }
+
+    /** Its REST API on loopback, e.g. {@code http://127.0.0.1:8080}. */
+    public String base() {
+        return "http://127.0.0.1:" + httpPort;
+    }
+
+    /** A JSON answer from its REST API; any status but 200 is an IOException naming the path and the answer. Blocking. */
+    public JsonNode get(String path, Duration timeout) throws IOException, InterruptedException {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base() + path)).timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new IOException(path + " answered " + r.statusCode() + ": " + r.body());
+        return Protocol.JSON.readTree(r.body());
+    }
 
     public int bridgePort() { return bridgePort; }
 

@@ -74,7 +74,7 @@ public final class RestartRun {
             double openSeconds = seconds(started);
             log.printf("restart: coordinator 0 leads after %.1f s%n", openSeconds);
             double heapMb = liveHeapMb(leader);
-            JsonNode table = get(leader, "/api/table");
+            JsonNode table = leader.get("/api/table", Duration.ofSeconds(30));
             boolean tableEqual = tableEquals(derived, table);
 
             Double catchUpSeconds = null;
@@ -137,7 +137,7 @@ public final class RestartRun {
         } else {
             log.println("restart: no jcmd beside " + javaBin + ": the heap figure includes garbage");
         }
-        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(base(c) + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(c.base() + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         double bytes = 0;
         try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
@@ -158,7 +158,7 @@ public final class RestartRun {
         while (System.nanoTime() < end) {
             if (!c.alive()) throw new IllegalStateException(what + ": the coordinator exited; see its log in " + s.dir());
             try {
-                if (ready.test(get(c, "/api/health"))) return;
+                if (ready.test(c.get("/api/health", Duration.ofSeconds(30)))) return;
             } catch (IOException e) {
                 // not answering yet
             }
@@ -178,16 +178,7 @@ public final class RestartRun {
         return n;
     }
 
-    private JsonNode get(CoordinatorProcess c, String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(c) + path)).timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) throw new IOException(path + " answered " + r.statusCode() + ": " + r.body());
-        return Protocol.JSON.readTree(r.body());
-    }
 
-    private static String base(CoordinatorProcess c) {
-        return "http://127.0.0.1:" + c.httpPort();
-    }
 
     private static double seconds(long since) {
         return (System.nanoTime() - since) / 1e9;

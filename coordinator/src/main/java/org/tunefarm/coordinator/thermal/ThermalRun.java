@@ -115,7 +115,7 @@ public final class ThermalRun {
                         measure: %s
                         batchSize: 8
                         """.formatted(s.sustainedSeconds(), SPACE, MEASURE.formatted(s.finalists())));
-                JsonNode table = get(coordinator, "/api/table?op=heatsim");
+                JsonNode table = coordinator.get("/api/table?op=heatsim", Duration.ofSeconds(10));
                 // Kept beside the logs: the entries behind the JSON line, one per objective.
                 Files.writeString(s.dir().resolve("table.json"), Protocol.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(table) + "\n");
                 List<Measurement> records = records(coordinator.data().resolve("records.jsonl"));
@@ -135,7 +135,7 @@ public final class ThermalRun {
     }
 
     private String sweep(CoordinatorProcess c, AgentProcess agent, String spec) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(c) + "/api/sweeps")).POST(HttpRequest.BodyPublishers.ofString(spec)).build(),
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(c.base() + "/api/sweeps")).POST(HttpRequest.BodyPublishers.ofString(spec)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 201) throw new IllegalStateException("sweep refused: " + r.body());
         String id = Protocol.JSON.readTree(r.body()).path("id").asText();
@@ -144,7 +144,7 @@ public final class ThermalRun {
         String last = "";
         while (System.currentTimeMillis() < end) {
             if (!agent.alive()) throw new IllegalStateException("the agent exited; see " + agent.log());
-            JsonNode st = get(c, "/api/sweeps/" + id);
+            JsonNode st = c.get("/api/sweeps/" + id, Duration.ofSeconds(10));
             int measured = 0;
             for (JsonNode p : st.path("searches")) measured += p.path("measured").asInt();
             String line = st.path("state").asText() + ", " + measured + " measured";
@@ -160,7 +160,7 @@ public final class ThermalRun {
         for (int i = 0; i < 360; i++) {
             if (!c.alive()) throw new IllegalStateException("the coordinator exited; see " + s.dir());
             try {
-                get(c, "/api/health");
+                c.get("/api/health", Duration.ofSeconds(10));
                 return;
             } catch (IOException e) {
                 Thread.sleep(250);
@@ -172,7 +172,7 @@ public final class ThermalRun {
     private void awaitAgent(CoordinatorProcess c, AgentProcess agent) throws Exception {
         for (int i = 0; i < 360; i++) {
             if (!agent.alive()) throw new IllegalStateException("the agent exited; see " + agent.log());
-            if (get(c, "/api/agents").size() >= 1) return;
+            if (c.get("/api/agents", Duration.ofSeconds(10)).size() >= 1) return;
             Thread.sleep(250);
         }
         throw new IllegalStateException("the agent did not register within 90 s; see " + agent.log());
@@ -185,14 +185,5 @@ public final class ThermalRun {
         return out;
     }
 
-    private JsonNode get(CoordinatorProcess c, String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(c) + path)).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) throw new IOException(path + " answered " + r.statusCode() + ": " + r.body());
-        return Protocol.JSON.readTree(r.body());
-    }
 
-    private static String base(CoordinatorProcess c) {
-        return "http://127.0.0.1:" + c.httpPort();
-    }
 }
