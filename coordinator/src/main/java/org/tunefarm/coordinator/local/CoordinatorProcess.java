@@ -57,7 +57,7 @@ public final class CoordinatorProcess implements AutoCloseable {
     public static CoordinatorProcess start(List<String> prefix, String maxHeap, Path data, int httpPort, int bridgePort, String token, String cluster,
                                            Path log, List<String> extraArgs) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(jvm("-Xmx" + maxHeap));
+        cmd.addAll(jvm("-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError")); // out of heap: exit, as a supervised coordinator does
         cmd.addAll(List.of("coordinator", "--data", data.toString(), "--http-port", String.valueOf(httpPort),
                 "--bridge-port", String.valueOf(bridgePort), "--cluster", cluster));
         cmd.addAll(extraArgs);
