@@ -28,7 +28,8 @@ public final class CoordinatorProcess implements AutoCloseable {
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
     private final Process process;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** HTTP/1.1: the JDK client's default h2c upgrade to a Vert.x server once left a response body unread for good. */
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
     private final int httpPort;
     private final int bridgePort;
     private final Path data;
@@ -91,9 +92,25 @@ public final class CoordinatorProcess implements AutoCloseable {
 
     /** A JSON answer from its REST API; any status but 200 is an IOException naming the path and the answer. Blocking. */
     public JsonNode get(String path, Duration timeout) throws IOException, InterruptedException {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base() + path)).timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
+        return Protocol.JSON.readTree(text(path, timeout));
+    }
+
+    /**
+     * A text answer from its REST API, the whole exchange (the body included, which the request's
+     * own timeout does not cover) within {@code timeout}; any status but 200 is an IOException. Blocking.
+     */
+    public String text(String path, Duration timeout) throws IOException, InterruptedException {
+        HttpResponse<String> r;
+        try {
+            r = HTTP.sendAsync(HttpRequest.newBuilder(URI.create(base() + path)).timeout(timeout).build(), HttpResponse.BodyHandlers.ofString())
+                    .get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(path + ": " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new java.net.http.HttpTimeoutException(path + " did not answer within " + timeout);
+        }
         if (r.statusCode() != 200) throw new IOException(path + " answered " + r.statusCode() + ": " + r.body());
-        return Protocol.JSON.readTree(r.body());
+        return r.body();
     }
 
     public int bridgePort() { return bridgePort; }

@@ -5,10 +5,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +47,6 @@ public final class RestartRun {
 
     private final Settings s;
     private final PrintStream log;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final String token = "restart-" + UUID.randomUUID();
     private final String cluster = "restart-" + UUID.randomUUID();
 
@@ -137,13 +132,9 @@ public final class RestartRun {
         } else {
             log.println("restart: no jcmd beside " + javaBin + ": the heap figure includes garbage");
         }
-        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(c.base() + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
         double bytes = 0;
-        try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) bytes += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
+        for (String line : c.text("/metrics", Duration.ofSeconds(30)).split("\n")) {
+            if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) bytes += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
         }
         return bytes / (1 << 20);
     }
