@@ -28,7 +28,7 @@ public final class CoordinatorProcess implements AutoCloseable {
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
     private final Process process;
-    /** HTTP/1.1: the JDK client's default h2c upgrade to a Vert.x server once left a response body unread for good. */
+    /** Plain HTTP/1.1 to loopback: no h2c upgrade in the way; {@link #text} bounds each whole exchange. */
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
     private final int httpPort;
     private final int bridgePort;

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tunefarm.coordinator.Coordinator;
 import org.tunefarm.coordinator.TestFarm;
+import org.tunefarm.coordinator.replay.SpacesFolder;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.Status;
 import org.tunefarm.protocol.Protocol;
@@ -135,11 +136,9 @@ class RecordImportFarmTest {
     }
 
     @Test void theWholeRecordedSpaceImports() throws Exception {
-        Path spaces = null;
-        for (Path p = Path.of("").toAbsolutePath(); p != null && spaces == null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("shared/data/spaces/pnpoly_RTX_3090.json.gz"))) spaces = p.resolve("shared/data/spaces");
-        }
-        Assumptions.assumeTrue(spaces != null, "shared/data/spaces is not beside the repository");
+        Path spaces = SpacesFolder.find();
+        Assumptions.assumeTrue(spaces != null && Files.isRegularFile(spaces.resolve("pnpoly_RTX_3090.json.gz")),
+                "shared/data/spaces/pnpoly_RTX_3090.json.gz is not beside the repository");
         JsonNode a = Protocol.JSON.readTree(importFile(spaces.resolve("pnpoly_RTX_3090.json.gz"), "rtx3090-whole").out());
         assertEquals(4092, a.path("imported").asInt(), a.toString());
         List<Measurement> stored = records("rtx3090-whole");
