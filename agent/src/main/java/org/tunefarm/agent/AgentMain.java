@@ -81,10 +81,15 @@ public final class AgentMain {
         BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check, thermal);
         BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(),
                 check, thermal);
-        LeaseRunner leases = (lease, each) -> (commands.has(lease.key().op()) ? byCommand
-                : lease.key().op().startsWith(ReplaySpec.PREFIX) ? replayed : inJvm).run(new Batch(lease.sweepId(), lease.key(),
-                lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),
-                lease.round(), lease.fidelity(), lease.objective(), lease.sustainedSeconds(), lease.deadline()), each);
+        // Each record says which version of its family's code ran it (command kernels: the first).
+        LeaseRunner leases = (lease, each) -> {
+            String op = lease.key().op();
+            int implementation = commands.has(op) ? 1 : KernelFamilies.implementation(op);
+            (commands.has(op) ? byCommand : op.startsWith(ReplaySpec.PREFIX) ? replayed : inJvm).run(new Batch(lease.sweepId(), lease.key(),
+                    lease.candidates().stream().map(c -> new BatchCandidate(c.index(), c.params())).toList(), lease.measure(),
+                    lease.round(), lease.fidelity(), lease.objective(), lease.sustainedSeconds(), lease.deadline()),
+                    m -> each.accept(m.ofImplementation(implementation)));
+        };
         Agent agent = new Agent(config, profile, List.copyOf(families), commands.declarations(), leases, sensors::read);
         if (config.autoUpdate() != null) agent.updatingFrom(config.autoUpdate());
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));

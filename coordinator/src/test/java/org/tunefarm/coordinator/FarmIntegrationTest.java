@@ -133,11 +133,15 @@ class FarmIntegrationTest {
             measured++;
             assertEquals(Status.OK, m.status(), line);
             assertTrue(m.maxError() != null && m.maxError() < 1e-3, "every answer was checked: " + line);
+            assertEquals(GEMM_IMPLEMENTATION, m.implementation(), "the agent stamps the version of the code that ran it: " + line);
         }
         assertEquals(7, measured, "six candidates and the baseline");
         JsonNode entry = get("/api/table?op=gemm&shape=96x96x96").path("entries").get(0);
         assertEquals("vector", entry.path("params").path("kernel").asText(), "a vector kernel beats the scalar default");
         assertTrue(entry.path("gflops").asDouble() > 0);
         assertFalse(entry.path("speedupOverDefault").isNull(), entry.toString());
+        assertEquals(GEMM_IMPLEMENTATION, entry.path("implementation").asInt(), entry.toString());
     }
+
+    static final int GEMM_IMPLEMENTATION = new org.tunefarm.agent.kernels.gemm.GemmFamily().implementation();
 }

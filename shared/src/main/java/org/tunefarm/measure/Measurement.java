@@ -29,6 +29,10 @@ import org.tunefarm.kernel.KernelKey;
  * @param sustainedNs time per call after running the candidate continuously for the sweep's
  *                    {@code sustainedSeconds} (a sustained sweep's finalists); null when not run
  * @param energyJ     joules per call from the board's power or energy sensors; null where unreadable
+ * @param implementation the version of the kernel family's code that ran it, as the agent declares
+ *                    it ({@code KernelFamily.implementation()}, 1 and up); 0 for records written before
+ *                    versions were recorded. The table never merges measurements of different
+ *                    implementations: the newest supersedes.
  */
 public record Measurement(
         String sweepId,
@@ -49,7 +53,17 @@ public record Measurement(
         int round,
         @JsonInclude(JsonInclude.Include.NON_NULL) Thermal thermal,
         @JsonInclude(JsonInclude.Include.NON_NULL) Double sustainedNs,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Double energyJ) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double energyJ,
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT) int implementation) {
+
+    /** A measurement of an implementation not (yet) stamped: what the harness builds before {@link #ofImplementation}. */
+    public Measurement(String sweepId, KernelKey key, long index, Map<String, Object> params, Status status, Stats stats,
+                       Double maxError, SensorReading before, SensorReading after, String detail, String agentId,
+                       String deviceClass, long startedAt, long finishedAt, int order, int round,
+                       Thermal thermal, Double sustainedNs, Double energyJ) {
+        this(sweepId, key, index, params, status, stats, maxError, before, after, detail, agentId, deviceClass, startedAt, finishedAt, order, round,
+                thermal, sustainedNs, energyJ, 0);
+    }
 
     /** A measurement without heat or objective figures beyond latency. */
     public Measurement(String sweepId, KernelKey key, long index, Map<String, Object> params, Status status, Stats stats,
@@ -77,6 +91,12 @@ public record Measurement(
     /** This measurement stamped with a finalist round. */
     public Measurement inRound(int r) {
         return new Measurement(sweepId, key, index, params, status, stats, maxError, before, after, detail, agentId, deviceClass,
-                startedAt, finishedAt, order, r, thermal, sustainedNs, energyJ);
+                startedAt, finishedAt, order, r, thermal, sustainedNs, energyJ, implementation);
+    }
+
+    /** This measurement stamped with the version of the family code that ran it. */
+    public Measurement ofImplementation(int version) {
+        return new Measurement(sweepId, key, index, params, status, stats, maxError, before, after, detail, agentId, deviceClass,
+                startedAt, finishedAt, order, round, thermal, sustainedNs, energyJ, version);
     }
 }

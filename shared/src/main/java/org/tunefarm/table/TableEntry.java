@@ -39,6 +39,12 @@ import org.tunefarm.protocol.Lease;
  * the union ({@link ParetoPoint#frontier}); empty for the other objectives and where no board read
  * energy. {@code sustainedNs} and {@code energyJ} are the winning record's figures, null where it
  * lacks them (never 0); {@code gflops} of a sustained entry is its sustained throughput.
+ *
+ * <p>Above all four facts stands {@code implementation}, the version of the family's code that
+ * measured the entry ({@link Measurement#implementation}; 0 before versions were recorded): entries
+ * of different implementations never merge, the newer supersedes the older whole (its winner,
+ * baseline, finalists and frontier), so the table never ranks old code against new. Merge stays a
+ * maximum under a total order: first by implementation, then as above.
  */
 public record TableEntry(
         String deviceClass,
@@ -61,7 +67,8 @@ public record TableEntry(
         Double boardSpread,
         Double sustainedNs,
         Double energyJ,
-        List<ParetoPoint> pareto) {
+        List<ParetoPoint> pareto,
+        int implementation) {
 
     /** The objective of every entry measured today: the lowest median time per call. */
     public static final String LATENCY = "latency";
@@ -78,7 +85,7 @@ public record TableEntry(
                       String sweepId, long index, Double defaultMedianNs, long defaultMeasuredAt, int round, Map<String, Double> finalMedians,
                       Double boardSpread) {
         this(deviceClass, objective, kernel, params, defaultParams, stats, gflops, speedupOverDefault, temperatureC, agentId, measuredAt,
-                sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finalMedians, boardSpread, null, null, List.of());
+                sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finalMedians, boardSpread, null, null, List.of(), 0);
     }
 
     /** Timing of the winning measurement, in nanoseconds per call. */
@@ -159,7 +166,7 @@ public record TableEntry(
                 new EntryStats(median, m.stats().minNs(), m.stats().cv(), m.stats().samples()),
                 flops, m.after() != null ? m.after().temperatureC() : null, m.agentId(), m.finishedAt(), m.sweepId(), m.index(),
                 baseline ? m.params() : null, baseline ? median : null, baseline ? m.finishedAt() : 0, m.round(), finals,
-                m.sustainedNs(), m.energyJ(), pareto);
+                m.sustainedNs(), m.energyJ(), pareto, m.implementation());
     }
 
     private static boolean hasEnergy(Measurement m) {
@@ -174,13 +181,15 @@ public record TableEntry(
     private static TableEntry build(String deviceClass, String objective, KernelKey kernel, Map<String, Object> params, EntryStats stats,
                                     double flops, Double temperatureC, String agentId, long measuredAt, String sweepId, long index,
                                     Map<String, Object> defaultParams, Double defaultMedianNs, long defaultMeasuredAt, int round,
-                                    Map<String, Double> finals, Double sustainedNs, Double energyJ, List<ParetoPoint> pareto) {
+                                    Map<String, Double> finals, Double sustainedNs, Double energyJ, List<ParetoPoint> pareto,
+                                    int implementation) {
         double perCallNs = "sustained".equals(objective) && sustainedNs != null ? sustainedNs : stats.medianNs();
         Double gflops = flops > 0 ? flops / perCallNs : null;
         Double speedup = defaultMedianNs != null ? defaultMedianNs / stats.medianNs() : null;
         return new TableEntry(deviceClass, objective, kernel, Map.copyOf(params), defaultParams == null ? null : Map.copyOf(defaultParams),
                 stats, gflops, speedup, temperatureC, agentId, measuredAt,
-                sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finals, boardSpread(finals, sweepId, index), sustainedNs, energyJ, pareto);
+                sweepId, index, defaultMedianNs, defaultMeasuredAt, round, finals, boardSpread(finals, sweepId, index), sustainedNs, energyJ, pareto,
+                implementation);
     }
 
     /** (slowest - fastest) / fastest over the boards that re-measured this candidate; null below two boards. */
@@ -215,6 +224,7 @@ public record TableEntry(
     /** Combines two entries for the same slot. */
     public static TableEntry merge(TableEntry a, TableEntry b) {
         if (!a.slot().equals(b.slot())) throw new IllegalArgumentException("entries for different slots: " + a.slot() + " and " + b.slot());
+        if (a.implementation != b.implementation) return a.implementation > b.implementation ? a : b;
         TableEntry best = FASTEST.compare(a, b) <= 0 ? a : b;
         TableEntry base = laterBaseline(a, b);
         double flops = best.gflops() != null ? best.gflops() * best.perCallNs() : 0;
@@ -224,7 +234,7 @@ public record TableEntry(
         pareto.addAll(b.pareto);
         return build(best.deviceClass, best.objective, best.kernel, best.params, best.stats, flops, best.temperatureC, best.agentId,
                 best.measuredAt, best.sweepId, best.index, base.defaultParams, base.defaultMedianNs, base.defaultMeasuredAt, best.round, finals,
-                best.sustainedNs, best.energyJ, pareto);
+                best.sustainedNs, best.energyJ, pareto, best.implementation);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Builders;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -96,6 +97,13 @@ class BestKernelTablePropertiesTest {
         assertEquals(a, BestKernelTable.merge(a, a));
     }
 
+    /** Evidence measured by three versions of the families' code: 0 (before versions were recorded), 1 and 2. */
+    @Provide
+    Arbitrary<List<Measurement>> mixedEvidence() {
+        return Combinators.combine(measurements(), Arbitraries.of(0, 1, 1, 2))
+                .as(Measurement::ofImplementation).list().ofMaxSize(25);
+    }
+
     @Provide
     Arbitrary<List<Measurement>> evidence() {
         return measurements().list().ofMaxSize(25);
@@ -114,13 +122,14 @@ class BestKernelTablePropertiesTest {
         double median, minFraction, cv;
         int samples, round;
         Double temperature, sustainedNs, energyJ;
+        int implementation = 1;
 
         Measurement build() {
             Stats stats = status == Status.OK || status == Status.THROTTLED
                     ? new Stats(median * minFraction, median, median * 1.01, median * cv, cv, samples, 3) : null;
             return new Measurement(sweepId, key, index, Map.of("i", (int) index, "v", variant), status, stats, null, SensorReading.NONE,
                     new SensorReading(temperature, null, null), "", agentId, deviceClass, finishedAt - 10, finishedAt, 0, round,
-                    null, stats == null ? null : sustainedNs, stats == null ? null : energyJ);
+                    null, stats == null ? null : sustainedNs, stats == null ? null : energyJ).ofImplementation(implementation);
         }
     }
 
@@ -367,5 +376,38 @@ class BestKernelTablePropertiesTest {
         }
         List<Measurement> throttled = ms.stream().filter(m -> m.status() == Status.THROTTLED).toList();
         assertEquals(0, table(throttled).size());
+    }
+
+    @Property(tries = 300)
+    void mergeLawsHoldAcrossImplementations(@ForAll("mixedEvidence") List<Measurement> a, @ForAll("mixedEvidence") List<Measurement> b,
+                                            @ForAll("mixedEvidence") List<Measurement> c) {
+        BestKernelTable ta = table(a), tb = table(b), tc = table(c);
+        assertEquals(BestKernelTable.merge(ta, tb), BestKernelTable.merge(tb, ta));
+        assertEquals(BestKernelTable.merge(BestKernelTable.merge(ta, tb), tc), BestKernelTable.merge(ta, BestKernelTable.merge(tb, tc)));
+        assertEquals(ta, BestKernelTable.merge(ta, ta));
+    }
+
+    /**
+     * Each objective's entry is exactly what the records of the newest implementation that has its
+     * figure alone would give: no figure, baseline, finalist or Pareto point of older code stays in it.
+     */
+    @Property(tries = 300)
+    void theNewestImplementationSupersedesTheOlderWhole(@ForAll("mixedEvidence") List<Measurement> ms) {
+        BestKernelTable t = table(ms);
+        for (Objective o : Objective.values()) {
+            for (String c : CLASSES) {
+                for (KernelKey k : KEYS) {
+                    List<Measurement> with = ms.stream().filter(m -> m.deviceClass().equals(c) && m.key().equals(k)
+                            && m.status() == Status.OK && o.figure(m) != null).toList();
+                    Optional<TableEntry> found = t.lookup(c, k, o);
+                    assertEquals(!with.isEmpty(), found.isPresent(), o + " " + c + " " + k.id());
+                    if (with.isEmpty()) continue;
+                    int newest = with.stream().mapToInt(Measurement::implementation).max().orElseThrow();
+                    List<Measurement> only = ms.stream().filter(m -> m.implementation() == newest).toList();
+                    assertEquals(table(only).lookup(c, k, o), found, o + " " + c + " " + k.id());
+                    assertEquals(newest, found.get().implementation());
+                }
+            }
+        }
     }
 }

@@ -58,6 +58,14 @@ public final class KernelFamilies {
         }
     }
 
+    /** The implementation version of the family for {@code op}; 0 when none (its candidates are refused INVALID). */
+    public static int implementation(String op) {
+        synchronized (BY_OP) {
+            KernelFamily f = BY_OP.get(op);
+            return f == null ? 0 : f.implementation();
+        }
+    }
+
     /** A snapshot, in registration order. */
     public static Collection<KernelFamily> all() {
         synchronized (BY_OP) {

@@ -13,6 +13,14 @@ public interface KernelFamily {
 
     KernelSpec spec();
 
+    /**
+     * The version of this family's code, stamped on every record it measures. Raise it whenever a
+     * change to the kernels can change their timings (a new micro-kernel, other packing): the
+     * table never merges measurements of different implementations, and the newest supersedes,
+     * so a winner measured on the old code does not stand beside candidates measured on the new.
+     */
+    default int implementation() { return 1; }
+
     /** Inputs generated from {@code seed} and the reference output for this shape. */
     Workload workload(KernelKey key, long seed);
 

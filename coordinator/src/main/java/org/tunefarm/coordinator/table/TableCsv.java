@@ -20,7 +20,7 @@ public final class TableCsv {
     /** The columns, in order. */
     public static final List<String> COLUMNS = List.of("deviceClass", "objective", "op", "dtype", "shape", "params", "defaultParams",
             "medianNs", "gflops", "speedupOverDefault", "temperatureC", "sweepId", "agentId", "measuredAt",
-            "sustainedNs", "energyJ");
+            "sustainedNs", "energyJ", "implementation");
     private static final String EOL = "\r\n";
 
     private TableCsv() {}
@@ -41,7 +41,7 @@ public final class TableCsv {
                     pairs(kernel.path("shape")), pairs(e.path("params")), pairs(e.path("defaultParams")),
                     text(e.path("stats").path("medianNs")), text(e.path("gflops")), text(e.path("speedupOverDefault")),
                     text(e.path("temperatureC")), text(e.path("sweepId")), text(e.path("agentId")), text(e.path("measuredAt")),
-                    text(e.path("sustainedNs")), text(e.path("energyJ"))));
+                    text(e.path("sustainedNs")), text(e.path("energyJ")), text(e.path("implementation"))));
         }
         return out.toString();
     }
