@@ -1,5 +1,5 @@
-/* cblas_sgemm timed the way the tunefarm harness times a kernel: verify once, warm up, calibrate
- * calls per sample to at least min_ms, take samples, report the median per call as JSON.
+/* cblas_sgemm timed the way the tunefarm harness times a kernel: verify once, calibrate calls per
+ * sample to at least min_ms, warm up, take samples by the harness's rule, print them all as JSON.
  * Usage: sgemm M N K THREADS MIN_SAMPLES MIN_MS */
 #include <cblas.h>
 #include <math.h>
@@ -18,6 +18,26 @@ static double now_ns(void) {
 static int cmp(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);
+}
+static double median_of_sorted(const double *s, int n) {
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+/* How many of the first n samples lie at or below the interference fence: the median plus
+ * max(3 robust sigmas, 1% of the median), as org.tunefarm.measure.Stats.fence. */
+static int kept_below_fence(const double *samples, int n) {
+    double *s = malloc(sizeof(double) * n), *d = malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++) s[i] = samples[i];
+    qsort(s, n, sizeof(double), cmp);
+    double median = median_of_sorted(s, n);
+    for (int i = 0; i < n; i++) d[i] = fabs(s[i] - median);
+    qsort(d, n, sizeof(double), cmp);
+    double sigma = 1.4826 * median_of_sorted(d, n), spread = 3.0 * sigma;
+    double fence = median + (spread > 0.01 * median ? spread : 0.01 * median);
+    int kept = 0;
+    while (kept < n && s[kept] <= fence) kept++;
+    free(s);
+    free(d);
+    return kept;
 }
 
 int main(int argc, char **argv) {
@@ -49,15 +69,18 @@ int main(int argc, char **argv) {
     }
     double warm_end = now_ns() + 300e6;
     while (now_ns() < warm_end) cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
-    double *per_call = malloc(sizeof(double) * samples);
-    for (int s = 0; s < samples; s++) {
+    /* The harness's sampling rule: MIN_SAMPLES samples, plus one for each set aside as interference
+     * (Stats.withoutInterference's fence), up to as many again; every sample is printed, and the
+     * bench computes the statistic in Java, the same code for both sides. */
+    int cap = samples * 2, taken = 0;
+    double *per_call = malloc(sizeof(double) * cap);
+    while (taken < samples || (taken < cap && kept_below_fence(per_call, taken) < samples)) {
         double t0 = now_ns();
         for (long r = 0; r < calls; r++) cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
-        per_call[s] = (now_ns() - t0) / calls;
+        per_call[taken++] = (now_ns() - t0) / calls;
     }
-    qsort(per_call, samples, sizeof(double), cmp);
-    double median = samples % 2 ? per_call[samples / 2] : (per_call[samples / 2 - 1] + per_call[samples / 2]) / 2;
-    printf("{\"median_ns\": %.1f, \"min_ns\": %.1f, \"calls_per_sample\": %ld, \"max_error\": %g, \"correct\": %s}\n",
-           median, per_call[0], calls, worst, correct ? "true" : "false");
+    printf("{\"calls_per_sample\": %ld, \"max_error\": %g, \"correct\": %s, \"samples_ns\": [", calls, worst, correct ? "true" : "false");
+    for (int i = 0; i < taken; i++) printf("%s%.1f", i ? ", " : "", per_call[i]);
+    printf("]}\n");
     return 0;
 }

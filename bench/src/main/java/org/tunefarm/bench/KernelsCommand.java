@@ -12,6 +12,7 @@ import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.Harness;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.measure.Status;
@@ -47,6 +48,13 @@ final class KernelsCommand implements Callable<Integer> {
     @Option(names = "--conv-only", description = "Skip the GEMM cases: a quicker rerun of the conv comparison.")
     boolean convOnly;
 
+    @Option(names = "--gemm-only", description = "Skip the conv comparison: a quicker rerun of the GEMM cases.")
+    boolean gemmOnly;
+
+    @Option(names = "--repetitions", description = "Interleaved repetitions of each GEMM case; ratios are their median (default: ${DEFAULT-VALUE}).",
+            defaultValue = "5")
+    int repetitions;
+
     @Option(names = "--seed", description = "Seed of the search and of the inputs (default: ${DEFAULT-VALUE}).", defaultValue = "7")
     long seed;
 
@@ -73,42 +81,66 @@ final class KernelsCommand implements Callable<Integer> {
         TunedPoints tuned = table != null ? TunedPoints.fromTable(table) : null;
         TunedSearch search = new TunedSearch(gemm, gemmHarness, System.out::println);
 
+        ReadBandwidth stream = ReadBandwidth.find();
+        System.out.println(stream.missing() == null ? "roofline: one read pass of B per call (stream_read.c, OpenMP)" : "roofline: omitted, " + stream.missing());
+        int reps = quick ? 2 : repetitions;
         List<Map<String, Object>> cases = new ArrayList<>();
         for (int[] s : shapes) {
             Double naive = null;
+            Series defaultT1 = null;
             for (int threads = 1; threads <= Math.min(2, cores); threads++) {
                 KernelKey key = GemmPoint.key(s[0], s[1], s[2]);
                 KernelKey refKey = ReferenceGemmFamily.key(s[0], s[1], s[2]);
                 double flops = 2.0 * s[0] * s[1] * s[2];
                 Map<String, Object> point = tuned != null ? tuned.point(key, threads)
                         : search.run(key, cores, threads, searchBudget, seed + threads, brief, full);
-                // Measured back to back, so drift on this shared machine touches them alike.
                 if (threads == 1) naive = gflops(flops, referenceHarness.measure(reference, refKey, Map.of("impl", "naive", "threads", 1), slow));
-                Double def = gflops(flops, gemmHarness.measure(gemm, key, gemm.spec().defaultConfig(key, cores), full));
-                Double tunedG = point == null ? null : gflops(flops, gemmHarness.measure(gemm, key, point, full));
-                Double ejml = gflops(flops, referenceHarness.measure(reference, refKey,
-                        Map.of("impl", threads == 1 ? "ejml" : "ejml-mt", "threads", threads), full));
-                Double openblas = blas.missing() != null ? null : flops / blas.medianNs(s[0], s[1], s[2], threads, full.minSamples(), full.minSampleMs());
+                Map<String, Object> defaultPoint = gemm.spec().defaultConfig(key, cores);
+                Map<String, Object> defaultAtThreads = new LinkedHashMap<>(defaultPoint);
+                defaultAtThreads.put("threads", threads);
+                Series def = new Series(), tunedG = new Series(), ejml = new Series(), openblas = new Series(), roof = new Series();
+                // Interleaved: each repetition measures every variant once, in the same order, with
+                // the same sample count and the same statistic (the harness's, for the C programs too).
+                for (int rep = 0; rep < reps; rep++) {
+                    def.add(gflops(flops, gemmHarness.measure(gemm, key, defaultAtThreads, full)));
+                    tunedG.add(point == null ? null : gflops(flops, gemmHarness.measure(gemm, key, point, full)));
+                    ejml.add(gflops(flops, referenceHarness.measure(reference, refKey,
+                            Map.of("impl", threads == 1 ? "ejml" : "ejml-mt", "threads", threads), full)));
+                    openblas.add(blas.missing() != null ? null : flops / blas.gemm(s[0], s[1], s[2], threads, full.minSamples(), full.minSampleMs()).medianNs());
+                    if (s[0] == 1) roof.add(stream.missing() != null ? null : flops / stream.pass((long) s[1] * s[2], threads, full.minSamples(), full.minSampleMs()).medianNs());
+                }
+                if (threads == 1) defaultT1 = def;
                 Map<String, Object> c = new LinkedHashMap<>();
                 c.put("case", "gemm " + s[0] + "x" + s[1] + "x" + s[2] + " t" + threads);
+                c.put("repetitions", reps);
                 c.put("naiveGflops", r(naive));
-                c.put("defaultGflops", r(def));
-                c.put("tunedGflops", r(tunedG));
+                c.put("defaultGflops", r(def.median()));
+                c.put("tunedGflops", r(tunedG.median()));
                 c.put("tunedPoint", point == null ? null : GemmPoint.name(point));
-                c.put("ejmlGflops", r(ejml));
-                c.put("openblasGflops", r(openblas));
+                c.put("ejmlGflops", r(ejml.median()));
+                c.put("openblasGflops", r(openblas.median()));
                 c.put("peakGflops", r(peak.gflops(threads)));
-                c.put("tunedOverOpenblas", ratio(tunedG, openblas));
-                c.put("tunedOverEjml", ratio(tunedG, ejml));
+                spread(c, "tunedOverOpenblas", Series.ratio(tunedG, openblas));
+                spread(c, "tunedOverEjml", Series.ratio(tunedG, ejml));
+                // Against the default at the same threads, and against the 1-thread default a user starts from.
+                spread(c, "tunedOverDefault", Series.ratio(tunedG, def));
+                spread(c, "tunedOverDefaultT1", Series.ratio(tunedG, defaultT1));
+                if (s[0] == 1) {
+                    c.put("rooflineGflops", r(roof.median()));
+                    spread(c, "tunedOverRoofline", Series.ratio(tunedG, roof));
+                }
                 cases.add(c);
-                System.out.printf(Locale.ROOT, "%-24s naive %7s  default %7s  tuned %7s  ejml %7s  openblas %7s  peak %6.0f  GFLOP/s   tuned/openblas %s  tuned/ejml %s%n",
-                        c.get("case"), c.get("naiveGflops"), c.get("defaultGflops"), c.get("tunedGflops"), c.get("ejmlGflops"),
-                        c.get("openblasGflops"), peak.gflops(threads), c.get("tunedOverOpenblas"), c.get("tunedOverEjml"));
+                System.out.printf(Locale.ROOT, "%-24s default %7s  tuned %7s  ejml %7s  openblas %7s  peak %6.0f%s  GFLOP/s   tuned/openblas %s [%s..%s]  tuned/default %s%n",
+                        c.get("case"), c.get("defaultGflops"), c.get("tunedGflops"), c.get("ejmlGflops"), c.get("openblasGflops"), peak.gflops(threads),
+                        s[0] == 1 ? "  roofline " + c.get("rooflineGflops") : "", c.get("tunedOverOpenblas"), c.get("tunedOverOpenblasMin"),
+                        c.get("tunedOverOpenblasMax"), c.get("tunedOverDefault"));
             }
         }
         boolean hasConv = KernelFamilies.all().stream().anyMatch(f -> f.spec().op().equals("conv2d"));
         ConvBench.Result conv = null;
-        if (hasConv) {
+        if (gemmOnly) {
+            System.out.println("conv: skipped (--gemm-only)");
+        } else if (hasConv) {
             conv = new ConvBench(System.out::println).run(quick, allConvLayers, quick ? 3 : convBudget, seed, cores, blas, brief, full);
             cases.addAll(conv.cases());
         } else {
@@ -117,13 +149,21 @@ final class KernelsCommand implements Callable<Integer> {
 
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("bench", "kernels");
+        json.put("vectorBits", VectorWidth.bits());
+        json.put("timedRegion", Map.of(
+                "java", "per sample: calls back to back on inputs built and checked before warm-up; samples by the harness's rule",
+                "openblas", "per sample: cblas_sgemm calls back to back on inputs built and checked before warm-up (C, same sampling rule)",
+                "roofline", "per sample: read passes over a float array as large as B, written before warm-up (C, OpenMP, same sampling rule)",
+                "statistic", "median of the samples kept by Stats.withoutInterference, for every side; ratios: median over repetitions"));
         json.put("peak", peak.describe());
         json.put("openblas", blas.missing() == null ? "cblas_sgemm" : "omitted: " + blas.missing());
         json.put("tunedFrom", table != null ? "table " + table : "quick search, budget " + searchBudget + " per case");
-        json.put("convLayers", conv == null ? "none: no conv2d family" : conv.layers());
+        json.put("convLayers", conv != null ? conv.layers() : gemmOnly ? "none: --gemm-only" : "none: no conv2d family");
         json.put("cases", cases);
         List<Map<String, Object>> gemmCases = cases.stream().filter(c -> c.containsKey("tunedOverOpenblas")).toList();
-        json.put("gemmTunedOverOpenblasMin", min(gemmCases, "tunedOverOpenblas"));
+        json.put("gemmTunedOverOpenblasMin", min(gemmCases.stream().filter(c -> !String.valueOf(c.get("case")).startsWith("gemm 1x")).toList(), "tunedOverOpenblas"));
+        json.put("roofline", gemmCases.stream().filter(c -> c.containsKey("tunedOverRoofline"))
+                .map(c -> Map.of("case", c.get("case"), "rooflineGflops", String.valueOf(c.get("rooflineGflops")), "tunedOverRoofline", String.valueOf(c.get("tunedOverRoofline")))).toList());
         // Headline at 1 thread, where neither side's threading is measured; 2 threads beside it.
         json.put("convTunedOverIm2colOpenblasGeomean", conv == null ? null : conv.geomeanT1());
         json.put("convTunedOverIm2colOpenblasGeomeanT2", conv == null ? null : conv.geomeanT2());
@@ -138,6 +178,13 @@ final class KernelsCommand implements Callable<Integer> {
             return null;
         }
         return flops / o.stats().medianNs();
+    }
+
+    /** The ratio's median over the repetitions, with its lowest and highest beside it. */
+    private static void spread(Map<String, Object> c, String name, Series ratio) {
+        c.put(name, r(ratio.median()));
+        c.put(name + "Min", r(ratio.min()));
+        c.put(name + "Max", r(ratio.max()));
     }
 
     static Double ratio(Double a, Double b) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.tunefarm.kernel.Conv2dSpec;
 import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Stats;
 import org.tunefarm.protocol.Protocol;
 
 /**
@@ -59,15 +60,33 @@ final class OpenBlas {
         return median(conv.run(args, 600), "conv im2col + cblas_sgemm");
     }
 
-    /** Median ns per call of C = A·B, after verifying a sample of C against double precision. */
-    double medianNs(int m, int n, int k, int threads, int samples, double minSampleMs) throws IOException {
+    /**
+     * C = A·B timed by the C program, after verifying a sample of C against double precision: its
+     * samples, taken by the harness's rule, through the harness's statistic ({@link Stats#withoutInterference}).
+     */
+    Stats gemm(int m, int n, int k, int threads, int samples, double minSampleMs) throws IOException {
         String out = program.run(List.of(String.valueOf(m), String.valueOf(n), String.valueOf(k), String.valueOf(threads),
                 String.valueOf(samples), String.valueOf(minSampleMs)), 600);
-        return median(out, "cblas_sgemm");
+        JsonNode j = last(out);
+        if (!j.path("correct").asBoolean(false)) throw new IOException("cblas_sgemm gave a wrong answer: " + out);
+        return samples(j, out);
+    }
+
+    /** The printed samples (ns per call) as the harness's statistics. */
+    static Stats samples(JsonNode j, String out) throws IOException {
+        JsonNode s = j.path("samples_ns");
+        if (!s.isArray() || s.isEmpty()) throw new IOException("no samples_ns in: " + out);
+        double[] ns = new double[s.size()];
+        for (int i = 0; i < ns.length; i++) ns[i] = s.get(i).asDouble();
+        return Stats.withoutInterference(ns, j.path("calls_per_sample").asInt(1));
+    }
+
+    static JsonNode last(String out) throws IOException {
+        return Protocol.JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}"));
     }
 
     private static double median(String out, String what) throws IOException {
-        JsonNode j = Protocol.JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}"));
+        JsonNode j = last(out);
         if (!j.path("correct").asBoolean(false)) throw new IOException(what + " gave a wrong answer: " + out);
         return j.path("median_ns").asDouble();
     }

@@ -41,7 +41,8 @@ class BenchCommandsTest {
     @Test
     void kernelsQuickEndsWithItsJsonLine() throws Exception {
         JsonNode j = lastLine("kernels", "--quick");
-        for (String f : List.of("gemmTunedOverOpenblasMin", "convTunedOverIm2colOpenblasGeomean", "tunedOverEjmlMin", "cases")) assertTrue(j.has(f), f + " in " + j);
+        for (String f : List.of("gemmTunedOverOpenblasMin", "convTunedOverIm2colOpenblasGeomean", "tunedOverEjmlMin", "cases",
+                "vectorBits", "timedRegion", "roofline")) assertTrue(j.has(f), f + " in " + j);
         assertTrue(j.get("cases").size() > 0);
         int conv = 0;
         for (JsonNode c : j.get("cases")) {
@@ -51,6 +52,14 @@ class BenchCommandsTest {
             List<String> fields = isConv ? List.of("tunedGflops", "im2colOpenblasGflops", "defaultGflops", "tunedOverIm2colOpenblas")
                     : List.of("tunedGflops", "openblasGflops", "ejmlGflops", "defaultGflops", "peakGflops");
             for (String f : fields) assertTrue(c.has(f), f + " in " + c);
+            if (isConv) continue;
+            // Every GEMM variant ran in each of --quick's two interleaved rounds, and its ratios have their spread.
+            assertEquals(2, c.path("repetitions").asInt(), c.toString());
+            for (String f : List.of("defaultGflops", "tunedGflops", "ejmlGflops")) assertTrue(c.path(f).asDouble() > 0, f + " in " + c);
+            for (String f : List.of("tunedOverDefault", "tunedOverDefaultT1", "tunedOverEjml")) {
+                assertTrue(c.path(f + "Min").asDouble() <= c.path(f).asDouble() && c.path(f).asDouble() <= c.path(f + "Max").asDouble(), f + " in " + c);
+            }
+            if (c.path("case").asText().startsWith("gemm 1x")) assertTrue(c.has("tunedOverRoofline"), c.toString());
         }
         assertTrue(conv > 0, "no conv case in " + j);
     }
