@@ -71,7 +71,7 @@ public final class AgentMain {
         LOG.info(() -> "agent " + config.agentId() + " on " + profile.cpuModel() + " (device class " + profile.deviceClass() + "), families " + families);
         // The agent runs its own families only, on parameters it has checked against their spaces itself.
         CandidateCheck check = CandidateCheck.against(op -> commands.has(op) ? commands.spec(op) : KernelFamilies.get(op).spec(),
-                profile.logicalCores(), profile.vectorBits());
+                profile.logicalCores(), profile.vectorBits(), profile.vectorRegisters());
         // One seam, three kinds of worker: built-in families in a worker JVM, command kernels from
         // here, and replayed candidates in process (they run no code, so there is nothing to contain,
         // and a fresh worker per lease would only re-read the cache file).

@@ -11,6 +11,8 @@ import java.util.function.Function;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.Harness;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.VectorWidth;
+import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.kernel.GemmSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.MeasureSettings;
@@ -47,12 +49,13 @@ final class TunedSearch {
         this.name = name;
     }
 
-    /** The vector points at {@code threads} threads: where the fast kernels are. */
+    /** The vector points at {@code threads} threads that this machine's vector registers hold: where the fast kernels are. */
     static SearchSpace space(KernelKey key, int cores, int threads) {
-        return new GemmSpec().space(key, cores).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
+        int bits = VectorWidth.bits();
+        return new GemmSpec().space(key, cores, bits, DeviceProfile.registers(System.getProperty("os.arch"), bits)).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
     }
 
-    /** Hand-picked points that were fast on AVX2 and AVX-512 machines, kept where valid in the space. */
+    /** Hand-picked points that were fast on AVX2 and AVX-512 machines, kept where valid in the space (the register file's too). */
     static List<Map<String, Object>> startingPoints(SearchSpace space, KernelKey key, int threads) {
         List<Map<String, Object>> picks = new ArrayList<>();
         if (key.dim("M") == 1) {
@@ -64,6 +67,9 @@ final class TunedSearch {
                 picks.add(GemmPoint.vector(64, 512, 256, tile[0], tile[1], 1, 1, threads));
                 picks.add(GemmPoint.vector(128, 1024, 256, tile[0], tile[1], 1, 1, threads));
             }
+            // The farm's winners on an AVX-512 machine (demo sweeps): one narrow C block read in place, and a packed 6x2.
+            picks.add(GemmPoint.vector(16, 32, 512, 6, 4, 0, 0, threads));
+            picks.add(GemmPoint.vector(128, 512, 256, 6, 2, 1, 1, threads));
         }
         List<Map<String, Object>> valid = new ArrayList<>();
         for (Map<String, Object> p : picks) {

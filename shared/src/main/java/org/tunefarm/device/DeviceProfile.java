@@ -103,6 +103,27 @@ public record DeviceProfile(
         return prefix + "-" + fingerprint();
     }
 
+    /** The vector registers a kernel can assume where the device's ISA is not known (a sweep log line without a profile). */
+    public static final int REGISTERS_UNKNOWN = 32;
+
+    /**
+     * Architectural vector registers of the kernels' vectors, which bound the accumulators a
+     * register-blocked micro-kernel can hold: 32 on ARM (NEON and SVE) and for AVX-512; 16 on x86
+     * at 128 or 256 bits (AVX2's file; an AVX-512 machine forced narrower is held to it too, since
+     * its class cannot tell the two apart); 32 elsewhere; 0 without the Vector API.
+     */
+    public int vectorRegisters() {
+        return registers(arch, vectorBits);
+    }
+
+    /** As {@link #vectorRegisters()}, for an {@code os.arch} and a width. */
+    public static int registers(String arch, int vectorBits) {
+        if (vectorBits == 0) return 0;
+        String a = arch.toLowerCase(Locale.ROOT);
+        boolean x86 = a.equals("amd64") || a.equals("x86_64") || a.equals("x86") || a.equals("i386");
+        return x86 && vectorBits < 512 ? 16 : 32;
+    }
+
     /**
      * Vector ISA family and width, e.g. {@code avx256}, {@code neon128}, {@code sve512}; without
      * the Vector API, the architecture and {@code scalar}, e.g. {@code x86scalar}, {@code armscalar}.

@@ -15,7 +15,8 @@ import org.tunefarm.space.SearchSpace;
  * order over cache tiles ({@code tileM}, {@code tileN}, {@code tileK}), optionally copying each B
  * tile ({@code packB}; transposed for ijk so the dot product runs along contiguous memory).
  * {@code vector} uses the Vector API: with {@code microRows == 1} it streams rows of B with vector
- * FMAs (i-k-j, the shape for GEMV-like M=1); otherwise a register-blocked micro-kernel holds a
+ * FMAs (i-k-j, the shape for GEMV-like M=1), {@code 2 x microVecs} rows of B per pass over a C row
+ * block; otherwise a register-blocked micro-kernel holds a
  * {@code microRows x microVecs} tile of C in vector registers, reading A and B either in place or
  * from packed, zero-padded micro-panels ({@code packA}, {@code packB}). {@code threads} splits C
  * into blocks along M or N (or, for a single row of micro-tiles, splits K and sums) on a fixed
@@ -46,6 +47,25 @@ public final class GemmSpec implements KernelSpec {
             "kernel == \"vector\" || (microRows == 1 && microVecs == 1 && packA == 0)",
             "kernel == \"scalar\" || microRows > 1 || (packA == 0 && packB == 0)",
             "microRows * microVecs <= 24");
+
+    /**
+     * What a register-blocked micro-tile needs in vector registers: its accumulators, one B vector
+     * per accumulator column and one A broadcast. The row streamer (microRows 1) holds at most
+     * 8 broadcasts, two accumulators and a B vector, and is never the limit.
+     */
+    static String registerConstraint(int registers) {
+        return "kernel == \"scalar\" || microRows == 1 || microRows * microVecs + microVecs + 1 <= " + registers;
+    }
+
+    /**
+     * The vector variants as {@link KernelSpec#forVectors}, less the micro-tiles that {@code registers}
+     * vector registers cannot hold: AVX2's 16 hold 4x3 or 6x2 (12 accumulators) but not 8x2; the
+     * 32 of AVX-512, NEON and SVE everything up to the family's 24 accumulators.
+     */
+    @Override public SearchSpace forDevice(SearchSpace space, int vectorBits, int registers) {
+        SearchSpace s = forVectors(space, vectorBits);
+        return vectorBits == 0 ? s : s.narrow(java.util.Map.of(), List.of(registerConstraint(registers)));
+    }
 
     @Override public String op() { return "gemm"; }
 

@@ -34,6 +34,25 @@ public interface KernelSpec {
     }
 
     /**
+     * The space on a device whose kernels use {@code vectorBits}-bit vectors held in
+     * {@code registers} vector registers ({@link org.tunefarm.device.DeviceProfile#vectorRegisters}):
+     * as {@link #space(KernelKey, int, int)}, less the variants the register file cannot hold.
+     */
+    default SearchSpace space(KernelKey key, int cores, int vectorBits, int registers) {
+        return forDevice(space(key, cores), vectorBits, registers);
+    }
+
+    /**
+     * A space of this family, whole or narrowed by a sweep, for a device: {@link #forVectors}, and
+     * for a family whose variants hold state in vector registers, less those that would not fit
+     * in {@code registers}. Only validity changes, never a point's index, so a sweep's records
+     * keep their meaning.
+     */
+    default SearchSpace forDevice(SearchSpace space, int vectorBits, int registers) {
+        return forVectors(space, vectorBits);
+    }
+
+    /**
      * A space of this family, whole or narrowed by a sweep, less the variants that need vectors
      * when {@code vectorBits} is 0.
      *

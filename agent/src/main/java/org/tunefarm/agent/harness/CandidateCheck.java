@@ -30,6 +30,11 @@ public interface CandidateCheck {
      * @param specs the spec implementing an operation; throws IllegalArgumentException when none does
      */
     static CandidateCheck against(Function<String, KernelSpec> specs, int cores, int vectorBits) {
+        return against(specs, cores, vectorBits, org.tunefarm.device.DeviceProfile.REGISTERS_UNKNOWN);
+    }
+
+    /** As above, for a device with {@code registers} vector registers (its profile's {@code vectorRegisters()}). */
+    static CandidateCheck against(Function<String, KernelSpec> specs, int cores, int vectorBits, int registers) {
         return (key, params) -> {
             if (key == null || key.op() == null) return "kernel: the lease names no kernel";
             if (params == null) return "params: the lease gives no parameters";
@@ -41,7 +46,7 @@ public interface CandidateCheck {
             }
             try {
                 spec.validate(key);
-                SearchSpace space = spec.space(key, Math.max(1, cores), vectorBits);
+                SearchSpace space = spec.space(key, Math.max(1, cores), vectorBits, registers);
                 var violated = space.violated(space.index(params));
                 return violated == null ? null : "params " + params + " break the constraint " + violated.text();
             } catch (RuntimeException e) {

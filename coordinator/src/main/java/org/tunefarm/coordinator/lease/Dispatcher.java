@@ -119,10 +119,10 @@ public final class Dispatcher {
      * A device class's searches of a sweep began before a restart or takeover: they begin again
      * with the same space and time window, so the sweep's state is right before its agents return.
      */
-    public void resume(String sweepId, String deviceClass, int cores, int vectorBits, long at) {
+    public void resume(String sweepId, String deviceClass, int cores, int vectorBits, int registers, long at) {
         SweepRun s = sweeps.get(sweepId);
         if (s == null || s.hasClass(deviceClass)) return;
-        for (Search x : s.searches(deviceClass, Math.max(1, cores), vectorBits, at)) x.settle(clock.getAsLong());
+        for (Search x : s.searches(deviceClass, Math.max(1, cores), vectorBits, registers, at)) x.settle(clock.getAsLong());
         listener.sweepChanged(s);
     }
 
@@ -173,7 +173,7 @@ public final class Dispatcher {
             if (!s.targets(a.deviceClass(), a.families(), a::commandKernel, vectorBits)) continue;
             boolean begins = !s.hasClass(a.deviceClass());
             int cores = Math.max(1, a.profile().logicalCores());
-            List<Search> searches = s.searches(a.deviceClass(), cores, vectorBits, now);
+            List<Search> searches = s.searches(a.deviceClass(), cores, vectorBits, a.profile().vectorRegisters(), now);
             if (begins) listener.classStarted(s, a.deviceClass(), a.profile(), cores, vectorBits, now);
             for (Search search : searches) {
                 List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);

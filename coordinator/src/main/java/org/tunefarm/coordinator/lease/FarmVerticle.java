@@ -146,7 +146,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         // After the records, in the order the classes began: a class's search is seeded with the
         // evidence of the classes before it, as when it first began.
         entries.stream().filter(e -> e.classStart() != null).sorted(java.util.Comparator.comparingLong(SweepLog.Entry::createdAt))
-                .forEach(e -> dispatcher.resume(e.id(), e.classStart().deviceClass(), e.classStart().cores(), e.classStart().vectorBits(), e.createdAt()));
+                .forEach(e -> dispatcher.resume(e.id(), e.classStart().deviceClass(), e.classStart().cores(), e.classStart().vectorBits(),
+                        e.classStart().knownProfile().map(DeviceProfile::vectorRegisters).orElse(DeviceProfile.REGISTERS_UNKNOWN), e.createdAt()));
         LOG.info(() -> "restored " + dispatcher.sweeps().size() + " sweeps and " + records.count() + " records");
         List<DeviceProfile> profiles = entries.stream().filter(e -> e.classStart() != null)
                 .flatMap(e -> e.classStart().knownProfile().stream()).toList();

@@ -126,16 +126,17 @@ public final class SweepRun {
 
     /**
      * The searches for a device class, begun on first use, over the space its agents run:
-     * {@code cores} threads at most, and only scalar variants where {@code vectorBits} is 0.
+     * {@code cores} threads at most, only scalar variants where {@code vectorBits} is 0, and only
+     * what {@code registers} vector registers hold.
      *
      * @param now when they begin, if they do: their time window starts here (a restored class
      *            start passes its original moment)
      */
-    public List<Search> searches(String deviceClass, int cores, int vectorBits, long now) {
+    public List<Search> searches(String deviceClass, int cores, int vectorBits, int registers, long now) {
         return byClass.computeIfAbsent(deviceClass, c -> {
             List<Search> out = new ArrayList<>();
             for (KernelKey key : spec.keys()) {
-                SearchSpace space = family.forVectors(family.space(key, cores).narrow(spec.space(), spec.constraints()), vectorBits);
+                SearchSpace space = family.forDevice(family.space(key, cores).narrow(spec.space(), spec.constraints()), vectorBits, registers);
                 SweepSpec.StrategySpec s = spec.strategy();
                 long seed = s.seed() * 31 + key.id().hashCode();
                 // Transfer: other device classes' results for this kernel seed a strategy that can use them.

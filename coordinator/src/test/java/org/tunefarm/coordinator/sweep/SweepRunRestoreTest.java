@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.SleepSpec;
 import org.tunefarm.measure.Measurement;
@@ -50,7 +51,7 @@ class SweepRunRestoreTest {
         assertEquals("waiting", run.status(CREATED).state(), "no class has begun yet");
 
         long now = CREATED + 60_000;
-        for (Search s : run.searches(CLASS, 2, 256, CREATED + 5)) s.settle(now);
+        for (Search s : run.searches(CLASS, 2, 256, DeviceProfile.REGISTERS_UNKNOWN, CREATED + 5)) s.settle(now);
         Search.Progress p = run.status(now).searches().get(0);
         assertEquals(points, p.measured());
         assertEquals(1, p.failed(), "a status of a newer version counts as a failure");
@@ -64,7 +65,7 @@ class SweepRunRestoreTest {
         KernelKey key = run.spec().keys().get(0);
         run.recorded(record(key, Lease.Candidate.BASELINE, new SleepSpec().defaultConfig(key, 2), Status.OK));
         long began = CREATED + 1_000;
-        List<Search> searches = run.searches(CLASS, 2, 256, began);
+        List<Search> searches = run.searches(CLASS, 2, 256, DeviceProfile.REGISTERS_UNKNOWN, began);
         Search s = searches.get(0);
         s.settle(began + 30_000);
         assertEquals(began + 60_000, s.endsAt());
