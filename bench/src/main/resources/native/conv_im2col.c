@@ -3,29 +3,15 @@
  * out[K][P*Q] = filter[K][C*R*S] * col. A 1x1, stride-1, unpadded layer skips the copy (the input
  * already is that matrix), as those frameworks do, so the baseline is not handicapped on the
  * pointwise layers. The copy is inside the timed call: it is part of the algorithm's cost.
- * Timed like sgemm.c (and the harness): verify once, calibrate, warm up, samples, median as JSON.
+ * Timed like sgemm.c: verify once, then sample by the harness's rule (sampling.h).
  * Usage: conv_im2col N C H W K R S STRIDE PAD DILATION THREADS MIN_SAMPLES MIN_MS */
 #include <cblas.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#include "sampling.h"
 
 void openblas_set_num_threads(int);
 
 static int n, c, h, w, k, r, s, stride, pad, dil, p, q, direct;
 static float *in, *filt, *col, *out;
-
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmp(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
 
 static void conv(void) {
     long pq = (long)p * q, crs = (long)c * r * s;
@@ -57,7 +43,6 @@ int main(int argc, char **argv) {
     n = atoi(argv[1]); c = atoi(argv[2]); h = atoi(argv[3]); w = atoi(argv[4]); k = atoi(argv[5]);
     r = atoi(argv[6]); s = atoi(argv[7]); stride = atoi(argv[8]); pad = atoi(argv[9]); dil = atoi(argv[10]);
     int threads = atoi(argv[11]), samples = atoi(argv[12]);
-    double min_ns = atof(argv[13]) * 1e6;
     p = (h + 2 * pad - dil * (r - 1) - 1) / stride + 1;
     q = (w + 2 * pad - dil * (s - 1) - 1) / stride + 1;
     direct = r == 1 && s == 1 && stride == 1 && pad == 0;
@@ -89,24 +74,8 @@ int main(int argc, char **argv) {
     }
     /* Rounding grows with the reduction length; a wrong index or a missed tap errs by O(1). */
     int correct = worst <= 1e-5 * crs;
-    long calls = 1;
-    for (;;) {
-        double t0 = now_ns();
-        for (long i = 0; i < calls; i++) conv();
-        if (now_ns() - t0 >= min_ns || calls >= (1L << 30)) break;
-        calls *= 2;
-    }
-    double warm_end = now_ns() + 300e6;
-    while (now_ns() < warm_end) conv();
-    double *per_call = malloc(sizeof(double) * samples);
-    for (int t = 0; t < samples; t++) {
-        double t0 = now_ns();
-        for (long i = 0; i < calls; i++) conv();
-        per_call[t] = (now_ns() - t0) / calls;
-    }
-    qsort(per_call, samples, sizeof(double), cmp);
-    double median = samples % 2 ? per_call[samples / 2] : (per_call[samples / 2 - 1] + per_call[samples / 2]) / 2;
-    printf("{\"median_ns\": %.1f, \"min_ns\": %.1f, \"calls_per_sample\": %ld, \"max_error\": %g, \"im2col_copy\": %s, \"correct\": %s}\n",
-           median, per_call[0], calls, worst, direct ? "false" : "true", correct ? "true" : "false");
+    printf("{\"max_error\": %g, \"im2col_copy\": %s, \"correct\": %s, ", worst, direct ? "false" : "true", correct ? "true" : "false");
+    sample_and_print(conv, samples, atof(argv[13]));
+    printf("}\n");
     return 0;
 }

@@ -141,7 +141,7 @@ final class KernelsCommand implements Callable<Integer> {
         if (gemmOnly) {
             System.out.println("conv: skipped (--gemm-only)");
         } else if (hasConv) {
-            conv = new ConvBench(System.out::println).run(quick, allConvLayers, quick ? 3 : convBudget, seed, cores, blas, brief, full);
+            conv = new ConvBench(System.out::println).run(quick, allConvLayers, quick ? 3 : convBudget, reps, seed, cores, blas, brief, full);
             cases.addAll(conv.cases());
         } else {
             System.out.println("conv: skipped, this build has no conv2d kernel family");
@@ -167,6 +167,7 @@ final class KernelsCommand implements Callable<Integer> {
         // Headline at 1 thread, where neither side's threading is measured; 2 threads beside it.
         json.put("convTunedOverIm2colOpenblasGeomean", conv == null ? null : conv.geomeanT1());
         json.put("convTunedOverIm2colOpenblasGeomeanT2", conv == null ? null : conv.geomeanT2());
+        json.put("convByType", conv == null ? null : conv.byType());
         json.put("tunedOverEjmlMin", min(gemmCases, "tunedOverEjml"));
         JsonLine.print(json);
         return 0;

@@ -29,6 +29,9 @@ final class NativeProgram {
     /** The outcome of building: the program, or why there is none. */
     record Built(NativeProgram program, String missing) {}
 
+    /** The header of the harness's sampling rule, copied beside each program's source. */
+    static final String SAMPLING = "sampling.h";
+
     /**
      * Compiles {@code native/<name>.c} with {@code gcc -O2 <flags>}. {@code libs} are linker
      * flags placed after the source, as the linker wants.
@@ -42,6 +45,13 @@ final class NativeProgram {
             try (InputStream in = NativeProgram.class.getResourceAsStream("/native/" + name + ".c")) {
                 if (in == null) return new Built(null, "resource native/" + name + ".c is missing from the bench jar");
                 Files.write(source, in.readAllBytes());
+            }
+            // The sampling rule every program includes.
+            try (InputStream in = NativeProgram.class.getResourceAsStream("/native/" + SAMPLING)) {
+                if (in == null) return new Built(null, "resource native/" + SAMPLING + " is missing from the bench jar");
+                Path header = dir.resolve(SAMPLING);
+                Files.write(header, in.readAllBytes());
+                header.toFile().deleteOnExit();
             }
             Path binary = dir.resolve(name);
             List<String> argv = new ArrayList<>(List.of("gcc", "-O2", "-march=native"));

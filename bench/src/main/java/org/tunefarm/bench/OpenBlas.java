@@ -50,14 +50,14 @@ final class OpenBlas {
     }
 
     /**
-     * Median ns per conv2d call (NCHW, im2col + cblas_sgemm per image), after verifying a sample
-     * of outputs against a direct convolution in double precision.
+     * One conv2d call (NCHW, im2col + cblas_sgemm per image), after verifying a sample of outputs
+     * against a direct convolution in double precision; sampled and summarised as {@link #gemm}.
      */
-    double convMedianNs(KernelKey key, int threads, int samples, double minSampleMs) throws IOException {
+    Stats conv(KernelKey key, int threads, int samples, double minSampleMs) throws IOException {
         List<String> args = new ArrayList<>();
         for (String d : new Conv2dSpec().dimensions()) args.add(String.valueOf(key.dim(d)));
         args.addAll(List.of(String.valueOf(threads), String.valueOf(samples), String.valueOf(minSampleMs)));
-        return median(conv.run(args, 600), "conv im2col + cblas_sgemm");
+        return checked(conv.run(args, 600), "conv im2col + cblas_sgemm");
     }
 
     /**
@@ -65,10 +65,14 @@ final class OpenBlas {
      * samples, taken by the harness's rule, through the harness's statistic ({@link Stats#withoutInterference}).
      */
     Stats gemm(int m, int n, int k, int threads, int samples, double minSampleMs) throws IOException {
-        String out = program.run(List.of(String.valueOf(m), String.valueOf(n), String.valueOf(k), String.valueOf(threads),
-                String.valueOf(samples), String.valueOf(minSampleMs)), 600);
+        return checked(program.run(List.of(String.valueOf(m), String.valueOf(n), String.valueOf(k), String.valueOf(threads),
+                String.valueOf(samples), String.valueOf(minSampleMs)), 600), "cblas_sgemm");
+    }
+
+    /** A verifying program's samples; throws when its answer was wrong. */
+    static Stats checked(String out, String what) throws IOException {
         JsonNode j = last(out);
-        if (!j.path("correct").asBoolean(false)) throw new IOException("cblas_sgemm gave a wrong answer: " + out);
+        if (!j.path("correct").asBoolean(false)) throw new IOException(what + " gave a wrong answer: " + out);
         return samples(j, out);
     }
 
@@ -85,9 +89,4 @@ final class OpenBlas {
         return Protocol.JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}"));
     }
 
-    private static double median(String out, String what) throws IOException {
-        JsonNode j = last(out);
-        if (!j.path("correct").asBoolean(false)) throw new IOException(what + " gave a wrong answer: " + out);
-        return j.path("median_ns").asDouble();
-    }
 }

@@ -42,17 +42,25 @@ class BenchCommandsTest {
     void kernelsQuickEndsWithItsJsonLine() throws Exception {
         JsonNode j = lastLine("kernels", "--quick");
         for (String f : List.of("gemmTunedOverOpenblasMin", "convTunedOverIm2colOpenblasGeomean", "tunedOverEjmlMin", "cases",
-                "vectorBits", "timedRegion", "roofline")) assertTrue(j.has(f), f + " in " + j);
+                "vectorBits", "timedRegion", "roofline", "convByType")) assertTrue(j.has(f), f + " in " + j);
+        // --quick's two tiny layers: a 3x3 conv2d against im2col + OpenBLAS, a depthwise one against the direct C loop.
+        assertTrue(j.path("convByType").has("3x3") && j.path("convByType").has("depthwise"), j.path("convByType").toString());
+        assertTrue(j.path("convByType").path("depthwise").path("t1").asDouble() > 0, "the direct C depthwise baseline ran: " + j.path("convByType"));
         assertTrue(j.get("cases").size() > 0);
         int conv = 0;
         for (JsonNode c : j.get("cases")) {
             // --quick runs the conv path on one tiny layer: its cases carry the conv fields instead.
-            boolean isConv = c.path("case").asText().startsWith("conv ");
+            boolean isDepthwise = c.path("case").asText().startsWith("depthwise ");
+            boolean isConv = isDepthwise || c.path("case").asText().startsWith("conv ");
             conv += isConv ? 1 : 0;
-            List<String> fields = isConv ? List.of("tunedGflops", "im2colOpenblasGflops", "defaultGflops", "tunedOverIm2colOpenblas")
+            List<String> fields = isDepthwise ? List.of("tunedGflops", "directCGflops", "defaultGflops", "tunedOverDirectC", "type")
+                    : isConv ? List.of("tunedGflops", "im2colOpenblasGflops", "defaultGflops", "tunedOverIm2colOpenblas", "type")
                     : List.of("tunedGflops", "openblasGflops", "ejmlGflops", "defaultGflops", "peakGflops");
             for (String f : fields) assertTrue(c.has(f), f + " in " + c);
-            if (isConv) continue;
+            if (isConv) {
+                assertEquals(2, c.path("repetitions").asInt(), c.toString());
+                continue;
+            }
             // Every GEMM variant ran in each of --quick's two interleaved rounds, and its ratios have their spread.
             assertEquals(2, c.path("repetitions").asInt(), c.toString());
             for (String f : List.of("defaultGflops", "tunedGflops", "ejmlGflops")) assertTrue(c.path(f).asDouble() > 0, f + " in " + c);
