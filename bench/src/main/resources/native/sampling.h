@@ -3,7 +3,11 @@
  * take MIN_SAMPLES samples plus one for each sample set aside as interference (above
  * org.tunefarm.measure.Stats.fence: the median plus max(3 robust sigmas, 1% of the median)), up to
  * as many again, and print every sample; the bench computes the statistic in Java, with the same
- * code as for its own kernels. */
+ * code as for its own kernels. As in the harness (WarmHarness.PREEMPTED_SHARE), a sample during
+ * which this process's threads waited, runnable, for a CPU for over 5% of it (their run delay in
+ * /proc/self/task/TID/schedstat) is set aside as preempted and replaced, up to MIN_SAMPLES such;
+ * here every thread of the process does the work (the library's pool or OpenMP's team). */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +45,31 @@ static int kept_below_fence(const double *samples, int n) {
     return kept;
 }
 
-/* Samples `call` by the rule above and prints `"calls_per_sample": N, "samples_ns": [...]`. */
+/* The run delay of every thread of this process so far, ns; -1 where /proc cannot say. */
+static long long run_delay_ns(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return -1;
+    long long sum = 0;
+    int any = 0;
+    struct dirent *e;
+    char path[300];
+    while ((e = readdir(tasks)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        unsigned long long on_cpu, waited;
+        if (fscanf(f, "%llu %llu", &on_cpu, &waited) == 2) {
+            sum += (long long)waited;
+            any = 1;
+        }
+        fclose(f);
+    }
+    closedir(tasks);
+    return any ? sum : -1;
+}
+
+/* Samples `call` by the rule above and prints `"calls_per_sample": N, "preempted": P, "samples_ns": [...]`. */
 static void sample_and_print(void (*call)(void), int samples, double min_ms) {
     double min_ns = min_ms * 1e6;
     long calls = 1;
@@ -53,14 +81,21 @@ static void sample_and_print(void (*call)(void), int samples, double min_ms) {
     }
     double warm_end = now_ns() + 300e6;
     while (now_ns() < warm_end) call();
-    int cap = samples * 2, taken = 0;
+    int cap = samples * 2, taken = 0, preempted = 0;
     double *per_call = malloc(sizeof(double) * cap);
     while (taken < samples || (taken < cap && kept_below_fence(per_call, taken) < samples)) {
+        long long d0 = run_delay_ns();
         double t0 = now_ns();
         for (long r = 0; r < calls; r++) call();
-        per_call[taken++] = (now_ns() - t0) / calls;
+        double ns = now_ns() - t0;
+        long long d1 = run_delay_ns();
+        if (d0 >= 0 && d1 >= 0 && (double)(d1 - d0) > 0.05 * ns && preempted < samples) {
+            preempted++;
+            continue;
+        }
+        per_call[taken++] = ns / calls;
     }
-    printf("\"calls_per_sample\": %ld, \"samples_ns\": [", calls);
+    printf("\"calls_per_sample\": %ld, \"preempted\": %d, \"samples_ns\": [", calls, preempted);
     for (int i = 0; i < taken; i++) printf("%s%.1f", i ? ", " : "", per_call[i]);
     printf("]");
     free(per_call);

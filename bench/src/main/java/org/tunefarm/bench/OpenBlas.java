@@ -76,13 +76,13 @@ final class OpenBlas {
         return samples(j, out);
     }
 
-    /** The printed samples (ns per call) as the harness's statistics. */
+    /** The printed samples (ns per call) as the harness's statistics; samples set aside as preempted count as outliers. */
     static Stats samples(JsonNode j, String out) throws IOException {
         JsonNode s = j.path("samples_ns");
         if (!s.isArray() || s.isEmpty()) throw new IOException("no samples_ns in: " + out);
         double[] ns = new double[s.size()];
         for (int i = 0; i < ns.length; i++) ns[i] = s.get(i).asDouble();
-        return Stats.withoutInterference(ns, j.path("calls_per_sample").asInt(1));
+        return Stats.withoutInterference(ns, j.path("calls_per_sample").asInt(1)).settingAside(j.path("preempted").asInt(0));
     }
 
     static JsonNode last(String out) throws IOException {

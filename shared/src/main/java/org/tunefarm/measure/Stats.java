@@ -42,6 +42,11 @@ public record Stats(double minNs, double medianNs, double meanNs, double stdevNs
         return over(s, kept, callsPerSample, s.length - kept);
     }
 
+    /** These statistics with {@code more} samples set aside before they were computed (preempted, say). */
+    public Stats settingAside(int more) {
+        return new Stats(minNs, medianNs, meanNs, stdevNs, cv, samples, callsPerSample, outliers + more);
+    }
+
     /** The per-call time above which a sample counts as interference. */
     public static double fence(double[] sortedNs) {
         double median = median(sortedNs, sortedNs.length);

@@ -3,6 +3,7 @@ package org.tunefarm.agent.harness;
 import org.tunefarm.measure.MeasureSettings;
 import java.util.Map;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.KernelThreads;
 import org.tunefarm.kernel.KernelKey;
 
 /**
@@ -35,6 +36,6 @@ public interface Harness {
 
     /** A harness timed by {@link System#nanoTime()}. */
     static Harness create() {
-        return new WarmHarness(System::nanoTime);
+        return new WarmHarness(System::nanoTime, KernelThreads::runDelayNanos);
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.KernelThreads;
 import org.tunefarm.agent.kernels.KernelFamily.Candidate;
 import org.tunefarm.agent.kernels.KernelFamily.Workload;
 import org.tunefarm.kernel.KernelKey;
@@ -29,14 +30,29 @@ final class WarmHarness implements Harness {
     /** Of a sustained run, the last share whose calls give its time per call: the run is hot by then. */
     static final double SUSTAINED_WINDOW = 0.2;
 
+    /**
+     * A sample is set aside as preempted when the kernel's threads waited, runnable, for a CPU
+     * for more than this share of its time: another process held a core (a timeslice is
+     * milliseconds); a team's wake-ups cost microseconds, far below.
+     */
+    static final double PREEMPTED_SHARE = 0.05;
+
     private final LongSupplier nanoTime;
+    /** Run delay of the kernel's threads so far, ns ({@link KernelThreads}); negative when unknown. */
+    private final LongSupplier runDelayNs;
     private final WorkloadCache workloads = new WorkloadCache();
     /** Epoch ms at {@link #anchorNs}: sample windows are reported in the wall time every process shares. */
     private final double anchorMs;
     private final long anchorNs;
 
     WarmHarness(LongSupplier nanoTime) {
+        this(nanoTime, () -> -1);
+    }
+
+    /** @param runDelayNs the kernel threads' run delay so far, ns; negative when unknown (no sample is then judged preempted) */
+    WarmHarness(LongSupplier nanoTime, LongSupplier runDelayNs) {
         this.nanoTime = nanoTime;
+        this.runDelayNs = runDelayNs;
         java.time.Instant now = java.time.Instant.now();
         this.anchorNs = nanoTime.getAsLong();
         this.anchorMs = now.getEpochSecond() * 1000.0 + now.getNano() / 1e6;
@@ -161,6 +177,8 @@ final class WarmHarness implements Harness {
         private int calls;
         private double[] samples;
         private int taken;
+        /** Samples set aside because another process preempted the kernel's threads during them. */
+        private int preempted;
         private long firstSampleNs;
         private long lastSampleNs;
 
@@ -171,6 +189,7 @@ final class WarmHarness implements Harness {
             this.start = start;
             this.budgetNs = (long) (settings.timeoutMs() * 1e6 * BUDGET_SHARE);
             this.minSampleNs = (long) (settings.minSampleMs() * 1e6);
+            KernelThreads.register(); // the thread that runs share 0 of every call
         }
 
         CandidateOutcome measure() {
@@ -301,14 +320,25 @@ final class WarmHarness implements Harness {
             return taken < samples.length && Stats.withoutInterference(java.util.Arrays.copyOf(samples, taken), calls).samples() < min;
         }
 
-        /** One sample; null when taken, else the timeout that stopped it. */
+        /**
+         * One sample; null when taken (or set aside as preempted: the kernel's threads waited for a
+         * CPU for over {@link #PREEMPTED_SHARE} of it, up to {@link #MAX_EXTRA_SHARE} x minSamples
+         * such, after which samples are kept and the fence judges them), else the timeout that stopped it.
+         */
         CandidateOutcome takeSample() {
             if (overBudget()) return overBudget("sampling, " + taken + " of " + settings.minSamples() + " samples", java.util.Arrays.copyOf(samples, taken));
             try {
+                long delayBefore = runDelayNs.getAsLong();
                 long t0 = nanoTime.getAsLong();
-                if (taken == 0) firstSampleNs = t0;
-                samples[taken++] = (double) block(calls) / calls;
+                if (taken == 0 && preempted == 0) firstSampleNs = t0;
+                long ns = block(calls);
                 lastSampleNs = nanoTime.getAsLong();
+                long delayAfter = runDelayNs.getAsLong();
+                if (delayBefore >= 0 && delayAfter - delayBefore > PREEMPTED_SHARE * ns && preempted < settings.minSamples() * MAX_EXTRA_SHARE) {
+                    preempted++;
+                    return null;
+                }
+                samples[taken++] = (double) ns / calls;
                 return null;
             } catch (Throwable t) {
                 return CandidateOutcome.failed(Status.CRASH, error, CandidateOutcome.describe(t));
@@ -324,6 +354,10 @@ final class WarmHarness implements Harness {
             double[] ordered = java.util.Arrays.copyOf(samples, taken);
             CandidateOutcome ok = result(ordered);
             if (ok.status() != Status.OK) return ok;
+            if (preempted > 0) {
+                ok = new CandidateOutcome(ok.status(), ok.stats().settingAside(preempted), ok.maxError(), ok.detail())
+                        .noting(preempted + " sample(s) set aside: another process preempted the kernel's threads (run delay)");
+            }
             return ok.sampled(new SampleWindow(epochMs(firstSampleNs), epochMs(lastSampleNs), (long) taken * calls), DriftCheck.verdict(ordered));
         }
 

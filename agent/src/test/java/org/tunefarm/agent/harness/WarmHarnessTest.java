@@ -37,6 +37,50 @@ class WarmHarnessTest {
     }
 
     @Test
+    void samplesDuringWhichTheKernelWaitedForACpuAreSetAsideAndReplaced() {
+        // 10 µs per call throughout, so the fence sees nothing; but during the third sample the
+        // kernel's threads waited 1 ms on the runqueue (schedstat's run delay, read before and
+        // after each sample): that sample was preempted.
+        FakeClockFamily family = new FakeClockFamily(n -> 10_000);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.LongSupplier runDelay = () -> reads.incrementAndGet() <= 5 ? 0 : 1_000_000;
+        CandidateOutcome out = new WarmHarness(family.clock::get, runDelay).measure(family, FakeClockFamily.KEY, Map.of(), FAST);
+        assertEquals(Status.OK, out.status(), out.detail());
+        Stats s = out.stats();
+        assertEquals(1, s.outliers(), "one sample set aside: " + s);
+        assertEquals(5, s.samples(), "and replaced: " + s);
+        assertTrue(out.detail().contains("preempted"), out.detail());
+        // Unknown run delay (not Linux) judges nothing.
+        FakeClockFamily again = new FakeClockFamily(n -> 10_000);
+        assertEquals(0, new WarmHarness(again.clock::get, () -> -1).measure(again, FakeClockFamily.KEY, Map.of(), FAST).stats().outliers());
+    }
+
+    @Test
+    void aKernelPreemptedByARealNeighbourHasItsSamplesSetAside() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/proc/thread-self/schedstat")), "Linux only");
+        // More busy threads than cores: the kernel's thread waits on the runqueue for much of each sample.
+        int spinners = Runtime.getRuntime().availableProcessors() + 1;
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        for (int i = 0; i < spinners; i++) {
+            Thread t = new Thread(() -> { long x = 0; while (!stop.get()) x++; }, "neighbour-" + i);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        try {
+            MeasureSettings s = new MeasureSettings(5, 20.0, 200, 0.5, 60_000, 1);
+            CandidateOutcome out = Harness.create().measure(new SpinFamily(), SpinFamily.key(), Map.of("us", 200), s);
+            assertEquals(Status.OK, out.status(), out.detail());
+            assertTrue(out.stats().outliers() >= 1, "samples set aside for preemption: " + out.stats() + " " + out.detail());
+            assertTrue(out.detail().contains("preempted"), out.detail());
+        } finally {
+            stop.set(true);
+            for (Thread t : threads) t.join();
+        }
+    }
+
+    @Test
     void callsPerSampleDoubleUntilASampleLastsMinSampleMs() {
         FakeClockFamily family = new FakeClockFamily(n -> 3_000);
         Stats s = measure(family, FAST).stats();

@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
+import org.tunefarm.agent.kernels.KernelThreads;
 
 /**
  * A fixed team of threads owned by one candidate: the caller runs share 0 and {@code helpers}
@@ -25,7 +26,11 @@ public final class ThreadTeam implements AutoCloseable {
     public ThreadTeam(int helpers) {
         this.helpers = helpers;
         this.pool = Executors.newFixedThreadPool(helpers, r -> {
-            Thread t = new Thread(r, WORKER_NAME);
+            // Its waits for a CPU count against the samples it works on (KernelThreads).
+            Thread t = new Thread(() -> {
+                KernelThreads.register();
+                r.run();
+            }, WORKER_NAME);
             t.setDaemon(true); // a candidate that is never closed must not keep the worker alive
             return t;
         });
