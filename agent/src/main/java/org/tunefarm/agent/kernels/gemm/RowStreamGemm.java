@@ -15,7 +15,9 @@ import jdk.incubator.vector.VectorSpecies;
  * independent chains, and stores it once, so C's loads and stores cost a fraction of a B row each
  * and several B streams are in flight: one row per pass read barely 0.45x of the machine's read
  * bandwidth on Zen 4, eight rows about 0.9x. Every pass holds its A broadcasts in registers, at
- * most 8 plus two accumulators and a B vector: within AVX2's 16.
+ * most 8 plus two accumulators and a B vector: within AVX2's 16. The passes are written out per
+ * size, like the micro-kernels, so that C2 keeps the broadcasts in registers (an array of them
+ * would live in memory).
  */
 final class RowStreamGemm implements RegionKernel {
 
