@@ -186,8 +186,9 @@ class WarmHarnessTest {
         CandidateOutcome out = Harness.create().measure(new SpinFamily(), SpinFamily.key(), Map.of("us", 200), s);
         assertEquals(Status.OK, out.status(), out.detail());
         assertNotNull(out.stats());
-        // On a loaded machine some samples may be set aside and replaced; at least minSamples stay.
-        assertTrue(out.stats().samples() >= 5 && out.stats().samples() + out.stats().outliers() <= 10, out.stats().toString());
+        // On a loaded machine some samples may be set aside and replaced (up to minSamples more above
+        // the fence, and minSamples more preempted); at least minSamples stay.
+        assertTrue(out.stats().samples() >= 5 && out.stats().samples() + out.stats().outliers() <= 15, out.stats().toString());
         assertTrue(out.stats().minNs() >= 200_000, out.stats().toString());
         // 16 calls of at least 200 µs already exceed 2 ms, so calibration never goes further.
         assertTrue(out.stats().callsPerSample() <= 16, out.stats().toString());
