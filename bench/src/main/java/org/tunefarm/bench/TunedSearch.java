@@ -67,9 +67,12 @@ final class TunedSearch {
                 picks.add(GemmPoint.vector(64, 512, 256, tile[0], tile[1], 1, 1, threads));
                 picks.add(GemmPoint.vector(128, 1024, 256, tile[0], tile[1], 1, 1, threads));
             }
-            // The farm's winners on an AVX-512 machine (demo sweeps): one narrow C block read in place, and a packed 6x2.
+            // The farm's winners on an AVX-512 machine (demo sweeps): one narrow C block read in place, and a packed 6x2;
+            // and GemmProbe's at 128 bits there: packed 6x2 and 8x3 with deep K slices.
             picks.add(GemmPoint.vector(16, 32, 512, 6, 4, 0, 0, threads));
             picks.add(GemmPoint.vector(128, 512, 256, 6, 2, 1, 1, threads));
+            picks.add(GemmPoint.vector(128, 512, 512, 6, 2, 1, 1, threads));
+            picks.add(GemmPoint.vector(64, 512, 512, 8, 3, 1, 1, threads));
         }
         List<Map<String, Object>> valid = new ArrayList<>();
         for (Map<String, Object> p : picks) {

@@ -109,8 +109,10 @@ public record DeviceProfile(
     /**
      * Architectural vector registers of the kernels' vectors, which bound the accumulators a
      * register-blocked micro-kernel can hold: 32 on ARM (NEON and SVE) and for AVX-512; 16 on x86
-     * at 128 or 256 bits (AVX2's file; an AVX-512 machine forced narrower is held to it too, since
-     * its class cannot tell the two apart); 32 elsewhere; 0 without the Vector API.
+     * at 256 bits (AVX2's file; an AVX-512 machine forced to 256 bits is held to it too, since its
+     * class cannot tell the two apart); 32 on x86 at 128 bits, where the width is forced to stand in
+     * for NEON's 32 registers (an AVX-512 machine has them; on an AVX2 machine the larger tiles
+     * spill and measure slow); 32 elsewhere; 0 without the Vector API.
      */
     public int vectorRegisters() {
         return registers(arch, vectorBits);
@@ -121,7 +123,7 @@ public record DeviceProfile(
         if (vectorBits == 0) return 0;
         String a = arch.toLowerCase(Locale.ROOT);
         boolean x86 = a.equals("amd64") || a.equals("x86_64") || a.equals("x86") || a.equals("i386");
-        return x86 && vectorBits < 512 ? 16 : 32;
+        return x86 && vectorBits == 256 ? 16 : 32;
     }
 
     /**

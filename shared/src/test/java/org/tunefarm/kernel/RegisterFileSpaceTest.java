@@ -20,7 +20,7 @@ class RegisterFileSpaceTest {
     @Test void theRegisterFileFollowsTheIsa() {
         assertEquals(16, DeviceProfile.registers("amd64", 256), "AVX2");
         assertEquals(32, DeviceProfile.registers("amd64", 512), "AVX-512");
-        assertEquals(16, DeviceProfile.registers("x86_64", 128), "x86 forced to 128 bits: held to AVX2's file");
+        assertEquals(32, DeviceProfile.registers("x86_64", 128), "x86 forced to 128 bits stands in for NEON's file");
         assertEquals(32, DeviceProfile.registers("aarch64", 128), "NEON");
         assertEquals(32, DeviceProfile.registers("aarch64", 256), "SVE");
         assertEquals(0, DeviceProfile.registers("amd64", 0), "no Vector API");
