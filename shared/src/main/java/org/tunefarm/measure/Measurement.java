@@ -1,6 +1,8 @@
 package org.tunefarm.measure;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.util.Map;
 import org.tunefarm.kernel.KernelKey;
 
@@ -54,7 +56,8 @@ public record Measurement(
         @JsonInclude(JsonInclude.Include.NON_NULL) Thermal thermal,
         @JsonInclude(JsonInclude.Include.NON_NULL) Double sustainedNs,
         @JsonInclude(JsonInclude.Include.NON_NULL) Double energyJ,
-        @JsonInclude(JsonInclude.Include.NON_DEFAULT) int implementation) {
+        // Absent in records written before versions were recorded: 0, not a refused line.
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT) @JsonSetter(nulls = Nulls.AS_EMPTY) int implementation) {
 
     /** A measurement of an implementation not (yet) stamped: what the harness builds before {@link #ofImplementation}. */
     public Measurement(String sweepId, KernelKey key, long index, Map<String, Object> params, Status status, Stats stats,

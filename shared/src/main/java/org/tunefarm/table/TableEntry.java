@@ -1,6 +1,8 @@
 package org.tunefarm.table;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -68,7 +70,8 @@ public record TableEntry(
         Double sustainedNs,
         Double energyJ,
         List<ParetoPoint> pareto,
-        int implementation) {
+        // Absent in tables written before versions were recorded: 0.
+        @JsonSetter(nulls = Nulls.AS_EMPTY) int implementation) {
 
     /** The objective of every entry measured today: the lowest median time per call. */
     public static final String LATENCY = "latency";

@@ -281,6 +281,7 @@ class BestKernelTablePropertiesTest {
         com.fasterxml.jackson.databind.node.ObjectNode old = org.tunefarm.protocol.Protocol.JSON.valueToTree(e);
         old.remove("objective");
         old.remove("defaultParams");
+        old.remove("implementation");
         TableEntry read = org.tunefarm.protocol.Protocol.JSON.treeToValue(old, TableEntry.class);
         assertEquals(TableEntry.LATENCY, read.objective());
         assertNull(read.defaultParams());
@@ -409,5 +410,16 @@ class BestKernelTablePropertiesTest {
                 }
             }
         }
+    }
+
+    /** A record line written before versions were recorded (no implementation field) reads, as implementation 0, and writes back without it. */
+    @Property(tries = 100)
+    void aRecordWithoutAnImplementationReadsAsZero(@ForAll("measurements") Measurement m) throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode line = org.tunefarm.protocol.Protocol.JSON.valueToTree(m.ofImplementation(2));
+        assertEquals(2, line.get("implementation").asInt());
+        line.remove("implementation");
+        Measurement read = org.tunefarm.protocol.Protocol.JSON.treeToValue(line, Measurement.class);
+        assertEquals(m.ofImplementation(0), read);
+        assertTrue(!org.tunefarm.protocol.Protocol.write(read).contains("implementation"), "0 is not written: lines stay as they were");
     }
 }
