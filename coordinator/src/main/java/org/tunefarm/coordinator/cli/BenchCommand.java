@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import org.tunefarm.coordinator.chaos.ChaosAudit;
 import org.tunefarm.coordinator.chaos.ChaosRun;
 import org.tunefarm.coordinator.partition.PartitionCommand;
+import org.tunefarm.coordinator.scale.IngestRun;
 import org.tunefarm.coordinator.scale.RestartRun;
 import org.tunefarm.coordinator.thermal.ThermalOutcome;
 import org.tunefarm.coordinator.thermal.ThermalRun;
@@ -12,8 +13,8 @@ import org.tunefarm.protocol.Protocol;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code tunefarm bench chaos|partition|thermal|restart}: the farm's benchmarks that need coordinators. */
-@Command(name = "bench", description = "Benchmarks of the farm itself.", mixinStandardHelpOptions = true, subcommands = {BenchCommand.Chaos.class, PartitionCommand.class, BenchCommand.Thermal.class, BenchCommand.Restart.class})
+/** {@code tunefarm bench chaos|partition|thermal|restart|ingest}: the farm's benchmarks that need coordinators. */
+@Command(name = "bench", description = "Benchmarks of the farm itself.", mixinStandardHelpOptions = true, subcommands = {BenchCommand.Chaos.class, PartitionCommand.class, BenchCommand.Thermal.class, BenchCommand.Restart.class, BenchCommand.Ingest.class})
 final class BenchCommand {
 
     @Command(name = "chaos", mixinStandardHelpOptions = true,
@@ -93,6 +94,38 @@ final class BenchCommand {
             System.err.println("restart: data and logs in " + d);
             System.out.println(Protocol.write(o));
             return o.tableEqual() && o.catchUpSeconds() != null ? 0 : 1;
+        }
+    }
+
+    @Command(name = "ingest", mixinStandardHelpOptions = true,
+            description = "Many agents report at once to a leader whose acknowledgement waits for two coordinators' fsyncs: durable records "
+                    + "per second, fsyncs, acknowledgement latency; then checks both logs hold every acknowledged record in order.")
+    static final class Ingest implements Callable<Integer> {
+        @Option(names = "--agents", defaultValue = "64", description = "Agents reporting at once, one report out each (default: ${DEFAULT-VALUE}).")
+        int agents;
+
+        @Option(names = "--batch", defaultValue = "1", description = "Records per report (default: ${DEFAULT-VALUE}, as the agent reports today).")
+        int batch;
+
+        @Option(names = "--seconds", description = "How long agents keep reporting (default: 20; with --quick 3).")
+        Double seconds;
+
+        @Option(names = "--quick", description = "A smoke run of 3 seconds.")
+        boolean quick;
+
+        @Option(names = "--dir", description = "Where the two coordinators keep their logs (default: a new temporary folder).")
+        Path dir;
+
+        @Override public Integer call() throws Exception {
+            double t = seconds != null ? seconds : quick ? 3 : 20;
+            if (agents < 1 || batch < 1 || t <= 0) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--agents, --batch and --seconds must be positive");
+            }
+            Path d = dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-ingest-");
+            IngestRun.Outcome o = new IngestRun(new IngestRun.Settings(agents, batch, t, d), System.err).run();
+            System.err.println("ingest: logs in " + d);
+            System.out.println(Protocol.write(o));
+            return o.durableOnBoth() ? 0 : 1;
         }
     }
 }

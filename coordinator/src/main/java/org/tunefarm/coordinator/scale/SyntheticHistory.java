@@ -89,7 +89,7 @@ public final class SyntheticHistory {
     }
 
     /** A candidate as an agent reports it: mostly OK with noisy statistics, now and then failed or wrong. */
-    private static Measurement measurement(String sweep, KernelKey key, long index, Map<String, Object> params, String deviceClass, int c,
+    static Measurement measurement(String sweep, KernelKey key, long index, Map<String, Object> params, String deviceClass, int c,
                                            double base, long t, int order, Random r) {
         String agent = "board-" + c + "-" + r.nextInt(BOARDS_PER_CLASS);
         double temperature = 45 + 20 * r.nextDouble();
@@ -108,7 +108,7 @@ public final class SyntheticHistory {
                 before, after, "", agent, deviceClass, t, t + took, order);
     }
 
-    private static SweepSpec gemmSweep(int n) {
+    static SweepSpec gemmSweep(int n) {
         return new SweepSpec("gemm-season-" + n, "gemm", "fp32", GEMM_SHAPES.get(n % GEMM_SHAPES.size()), Map.of(), List.of(),
                 new SweepSpec.StrategySpec("random", PER_SEARCH, 0, n, Map.of()), MeasureSettings.DEFAULTS, List.of(), 16);
     }

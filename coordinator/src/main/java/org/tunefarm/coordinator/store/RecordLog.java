@@ -32,6 +32,8 @@ public final class RecordLog implements RecordStore {
     private final Quarantine quarantine;
     private final FileChannel channel;
     private final Set<String> ids = new HashSet<>();
+    /** How many times the log was forced to disk: the figure group commit exists to keep low. */
+    private final java.util.concurrent.atomic.AtomicLong fsyncs = new java.util.concurrent.atomic.AtomicLong();
 
     public RecordLog(Path file) throws IOException {
         this.file = file;
@@ -44,6 +46,11 @@ public final class RecordLog implements RecordStore {
     /** Where this log keeps the lines it could not read. */
     public Quarantine quarantine() {
         return quarantine;
+    }
+
+    /** How many fsyncs appends have cost since this log was opened. */
+    public long fsyncs() {
+        return fsyncs.get();
     }
 
     private BufferedReader lines() throws IOException {
@@ -64,6 +71,7 @@ public final class RecordLog implements RecordStore {
         ByteBuffer buf = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
         while (buf.hasRemaining()) channel.write(buf);
         channel.force(false);
+        fsyncs.incrementAndGet();
         ids.addAll(batch);
         return fresh;
     }
