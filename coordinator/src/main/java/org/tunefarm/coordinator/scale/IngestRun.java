@@ -145,7 +145,9 @@ public final class IngestRun {
     private List<Measurement> batch(int agent, long first) {
         List<Measurement> out = new ArrayList<>(s.recordsPerReport());
         for (long i = first; i < first + s.recordsPerReport(); i++) {
-            out.add(SyntheticHistory.measurement(sweep(agent), key, i, params, SyntheticHistory.CLASSES.get(0), 0, 1e6, epochMs + 10 * i, (int) i, random));
+            // Stamped with an implementation, as every agent's record is.
+            out.add(SyntheticHistory.measurement(sweep(agent), key, i, params, SyntheticHistory.CLASSES.get(0), 0, 1e6, epochMs + 10 * i, (int) i, random)
+                    .ofImplementation(1));
         }
         return out;
     }
