@@ -49,7 +49,7 @@ public final class FarmMetrics implements ObservedRecords.Observer {
     public FarmMetrics(MeterRegistry registry, Refusals refusals) {
         this.registry = registry;
         this.refusals = refusals;
-        sync = Timer.builder("tunefarm.record.log.sync").description("Time to write and fsync one append to this coordinator's record log")
+        sync = Timer.builder("tunefarm.record.log.sync").description("Time from an append to this coordinator's record log until it is fsynced, the wait for its group's fsync included")
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(5))
                 .register(registry);
         agentsOnline = MultiGauge.builder("tunefarm.agents.online").description("Agents alive (idle or measuring), by device class; farm-wide")

@@ -72,7 +72,9 @@ public final class ReplicaVerticle extends VerticleBase {
             m.fail(400, "records: " + e.getMessage());
             return;
         }
-        vertx.executeBlocking(() -> records.append(ms)).onComplete(ar -> {
+        // Queued in the order the copies arrive, which is the leader's log order; one fsync covers
+        // every copy that arrived meanwhile, and each is answered only after it.
+        Future.fromCompletionStage(records.appendAsync(ms), context).onComplete(ar -> {
             if (ar.failed()) {
                 LOG.log(Level.SEVERE, "replica append failed", ar.cause());
                 m.fail(500, "replica append failed: " + ar.cause().getMessage());

@@ -48,13 +48,16 @@ public final class Replication {
     }
 
     /**
-     * Makes measurements durable here and on a peer.
+     * Makes measurements durable here and on a peer: the copy is sent once this log's fsync covers
+     * them, and the answer waits for the peer's reply, which it sends once its own fsync does. Call on
+     * a Vert.x context (the farm verticle's): this log keeps the order of the calls, and, since its
+     * answers come back to that context in the same order, so does the peer's.
      *
      * @return the ones that were new to this coordinator; failed with {@link NotReplicated} when
      *         they are durable here only
      */
     public Future<List<Measurement>> append(List<Measurement> ms) {
-        return vertx.executeBlocking(() -> records.append(ms)).compose(fresh -> {
+        return Future.fromCompletionStage(records.appendAsync(ms), vertx.getOrCreateContext()).compose(fresh -> {
             JsonArray body = new JsonArray();
             for (Measurement m : ms) body.add(new JsonObject(Protocol.write(m)));
             return toOnePeer(peer -> ReplicaVerticle.recordsAddress(peer), new JsonObject().put("records", body)).map(fresh)

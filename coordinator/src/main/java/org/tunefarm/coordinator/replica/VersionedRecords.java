@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.tunefarm.coordinator.store.RecordPage;
 import org.tunefarm.coordinator.store.RecordStore;
@@ -33,14 +34,18 @@ public final class VersionedRecords implements RecordStore {
         return Objects.hash(m.agentId(), m.startedAt(), m.finishedAt());
     }
 
-    @Override public synchronized List<Measurement> append(List<Measurement> measurements) throws IOException {
+    /**
+     * Notes each measurement's version as it is queued, under this lock: the log keeps records in
+     * the order appends are queued, so the first version noted is the one the log keeps, even while
+     * an earlier append still waits for its fsync. (One whose append then fails stays noted: it was
+     * seen, and its retry is the same version.)
+     */
+    @Override public synchronized CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
         for (Measurement m : measurements) {
-            Integer kept = versions.get(m.recordId());
+            Integer kept = versions.putIfAbsent(m.recordId(), version(m));
             if (kept != null && kept != version(m)) measuredTwice.add(m.recordId());
         }
-        List<Measurement> fresh = log.append(measurements);
-        for (Measurement m : fresh) versions.put(m.recordId(), version(m));
-        return fresh;
+        return log.appendAsync(measurements);
     }
 
     /** Candidates (record ids) of which this coordinator has seen two different measurements. */

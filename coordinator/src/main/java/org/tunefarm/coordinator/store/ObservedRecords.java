@@ -2,6 +2,7 @@ package org.tunefarm.coordinator.store;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.tunefarm.measure.Measurement;
 
@@ -16,7 +17,7 @@ public final class ObservedRecords implements RecordStore {
     public interface Observer {
         /**
          * @param fresh the records that were new and are now durable (may be empty)
-         * @param nanos how long the write and fsync took
+         * @param nanos how long from the call until the records were durable (the wait for the group's fsync included)
          */
         void appended(List<Measurement> fresh, long nanos);
     }
@@ -29,11 +30,12 @@ public final class ObservedRecords implements RecordStore {
         this.observer = observer;
     }
 
-    @Override public List<Measurement> append(List<Measurement> measurements) throws IOException {
+    @Override public CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
         long start = System.nanoTime();
-        List<Measurement> fresh = store.append(measurements);
-        observer.appended(fresh, System.nanoTime() - start);
-        return fresh;
+        return store.appendAsync(measurements).thenApply(fresh -> {
+            observer.appended(fresh, System.nanoTime() - start);
+            return fresh;
+        });
     }
 
     @Override public boolean contains(String recordId) {

@@ -12,35 +12,60 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Protocol;
 
 /**
- * A JSON-lines file of measurements, appended and fsynced before an append returns, so an
+ * A JSON-lines file of measurements, appended and fsynced before an append is answered, so an
  * acknowledged record survives kill -9 and power loss. On open a torn last line (the process died
  * mid-write) is cut off: it was never acknowledged. Any other line that cannot be read is moved to
  * the {@link Quarantine} beside the log, byte for byte, and every record after it is kept (see
  * {@link LineScan}). Records of a newer version are read: unknown fields are ignored and an
  * unknown status is kept as it was written.
+ *
+ * <p><b>Group commit.</b> Appends are written by one thread ({@link GroupCommit}) in the order they
+ * were called; each turn it writes every append queued since its last one and forces the file once,
+ * then answers them all. So one fsync covers every report that arrived while the previous fsync
+ * ran, and no append is answered before the fsync that covers its lines has returned. Readers
+ * (replay, pages for other coordinators) see only what is durable.
  */
 public final class RecordLog implements RecordStore {
     private static final Logger LOG = Logger.getLogger(RecordLog.class.getName());
 
+    /** One call's records, already serialized on the caller's thread, and its answer. */
+    private record Append(List<Measurement> measurements, List<String> lines, CompletableFuture<List<Measurement>> done) {}
+
     private final Path file;
     private final Quarantine quarantine;
     private final FileChannel channel;
-    private final Set<String> ids = new HashSet<>();
+    /** Durable record ids: written by the writer thread once forced, read by any thread. */
+    private final Set<String> ids = ConcurrentHashMap.newKeySet();
     /** How many times the log was forced to disk: the figure group commit exists to keep low. */
-    private final java.util.concurrent.atomic.AtomicLong fsyncs = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong fsyncs = new AtomicLong();
+    /** The length of the log that is fsynced; bytes past it may be written but are not yet answered. */
+    private volatile long durable;
+    /** Runs just before each force; a test holds it there to see that nothing is answered meanwhile. */
+    private final Runnable beforeForce;
+    private final GroupCommit<Append> commits;
 
     public RecordLog(Path file) throws IOException {
+        this(file, () -> {});
+    }
+
+    RecordLog(Path file, Runnable beforeForce) throws IOException {
         this.file = file;
         this.quarantine = new Quarantine(file);
+        this.beforeForce = beforeForce;
         LineScan.open(file, quarantine, line -> ids.add(LineScan.strict(line, Measurement.class).recordId()));
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         channel.position(channel.size());
+        durable = channel.size();
+        commits = new GroupCommit<>("record-log-writer " + file.getFileName(), this::commit);
     }
 
     /** Where this log keeps the lines it could not read. */
@@ -57,34 +82,59 @@ public final class RecordLog implements RecordStore {
         return new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8));
     }
 
-    @Override public synchronized List<Measurement> append(List<Measurement> measurements) throws IOException {
-        List<Measurement> fresh = new ArrayList<>();
-        Set<String> batch = new HashSet<>();
-        StringBuilder text = new StringBuilder();
-        for (Measurement m : measurements) {
-            String id = m.recordId();
-            if (ids.contains(id) || !batch.add(id)) continue;
-            fresh.add(m);
-            text.append(Protocol.write(m)).append('\n');
-        }
-        if (fresh.isEmpty()) return fresh;
-        ByteBuffer buf = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
-        while (buf.hasRemaining()) channel.write(buf);
-        channel.force(false);
-        fsyncs.incrementAndGet();
-        ids.addAll(batch);
-        return fresh;
+    @Override public CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
+        // Serialized here, on the caller's thread, so the writer's turn between two fsyncs stays short.
+        List<String> lines = new ArrayList<>(measurements.size());
+        for (Measurement m : measurements) lines.add(Protocol.write(m));
+        Append a = new Append(List.copyOf(measurements), lines, new CompletableFuture<>());
+        if (!commits.submit(a)) a.done().completeExceptionally(new IOException(file + " is closed"));
+        return a.done();
     }
 
-    @Override public synchronized boolean contains(String recordId) {
+    /**
+     * On the writer thread: writes the group's new records in call order, forces the file once, and
+     * only then answers each append with its own new records. A failed write or force answers the
+     * whole group with the failure, and none of its records counts as stored.
+     */
+    private void commit(List<Append> group) {
+        List<List<Measurement>> fresh = new ArrayList<>(group.size());
+        Set<String> added = new HashSet<>();
+        StringBuilder text = new StringBuilder();
+        for (Append a : group) {
+            List<Measurement> mine = new ArrayList<>();
+            for (int i = 0; i < a.measurements().size(); i++) {
+                Measurement m = a.measurements().get(i);
+                String id = m.recordId();
+                if (ids.contains(id) || !added.add(id)) continue; // stored, or earlier in this group
+                mine.add(m);
+                text.append(a.lines().get(i)).append('\n');
+            }
+            fresh.add(mine);
+        }
+        try {
+            if (!added.isEmpty()) {
+                ByteBuffer buf = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
+                while (buf.hasRemaining()) channel.write(buf);
+                beforeForce.run();
+                channel.force(false);
+                fsyncs.incrementAndGet();
+                ids.addAll(added);
+                durable = channel.position();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.severe(() -> file + ": an append of " + group.size() + " reports failed: " + e);
+            for (Append a : group) a.done().completeExceptionally(e);
+            return;
+        }
+        for (int i = 0; i < group.size(); i++) group.get(i).done().complete(fresh.get(i));
+    }
+
+    @Override public boolean contains(String recordId) {
         return ids.contains(recordId);
     }
 
     @Override public void replay(Consumer<Measurement> sink) throws IOException {
-        long limit;
-        synchronized (this) {
-            limit = channel.position();
-        }
+        long limit = durable;
         try (BufferedReader r = lines()) {
             String line;
             long offset = 0;
@@ -105,10 +155,7 @@ public final class RecordLog implements RecordStore {
     }
 
     @Override public RecordPage read(long from, int max) throws IOException {
-        long end;
-        synchronized (this) {
-            end = channel.position();
-        }
+        long end = durable;
         List<Measurement> out = new ArrayList<>();
         long offset = Math.max(0, Math.min(from, end));
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
@@ -138,11 +185,19 @@ public final class RecordLog implements RecordStore {
         return new RecordPage(out, offset, end);
     }
 
-    @Override public synchronized int count() {
+    @Override public int count() {
         return ids.size();
     }
 
-    @Override public synchronized void close() throws IOException {
-        channel.close();
+    /** Commits what is queued, then closes the file; appends after this fail. */
+    @Override public void close() throws IOException {
+        try {
+            commits.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("closing " + file + ": interrupted while the last appends were committed");
+        } finally {
+            channel.close();
+        }
     }
 }

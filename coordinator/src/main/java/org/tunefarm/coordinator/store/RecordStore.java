@@ -1,7 +1,10 @@
 package org.tunefarm.coordinator.store;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.tunefarm.measure.Measurement;
 
@@ -12,11 +15,32 @@ import org.tunefarm.measure.Measurement;
 public interface RecordStore extends AutoCloseable {
 
     /**
-     * Appends the measurements not yet stored and makes them durable before returning.
+     * Appends the measurements not yet stored, after those of every earlier call, without waiting:
+     * the answer comes once they are durable (the log's group commit may cover several calls with
+     * one fsync). It completes on the store's writer thread, so a caller on an event loop hands it
+     * back to its own context.
+     *
+     * @return the measurements that were new (in input order), or the failure that kept them from disk
+     */
+    CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements);
+
+    /**
+     * Appends the measurements not yet stored and makes them durable before returning: {@link
+     * #appendAsync}, waited for (worker threads only).
      *
      * @return the measurements that were new (in input order)
      */
-    List<Measurement> append(List<Measurement> measurements) throws IOException;
+    default List<Measurement> append(List<Measurement> measurements) throws IOException {
+        try {
+            return appendAsync(measurements).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for an append to be durable");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) throw io;
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        }
+    }
 
     /** Whether a record with this id is stored. */
     boolean contains(String recordId);
