@@ -28,11 +28,7 @@ import org.tunefarm.measure.Measurement;
 class GroupCommitTest {
     @TempDir Path dir;
 
-    /**
-     * A record as an agent reports it, stamped with its implementation. (Records with none, as
-     * RecordLogTest writes them, are not read back by the Jackson this build resolves: 2.18's record
-     * deserializer takes the omitted field as null for an int.)
-     */
+    /** A record as an agent reports it, stamped with its kernel family's implementation. */
     static Measurement stamped(long index) {
         return RecordLogTest.m(index).ofImplementation(1);
     }

@@ -22,7 +22,7 @@ public final class KilledAppender {
 
     /**
      * Thread {@code thread}'s record number {@code k}: its own sweep, so each thread's order can be
-     * read back; stamped with an implementation as agents' records are (see {@link GroupCommitTest#stamped}).
+     * read back; stamped with an implementation, as agents' records are.
      */
     static Measurement record(int thread, long k) {
         return new Measurement("t" + thread, RecordLogTest.KEY, k, Map.of("a", (int) (k % 16), "b", 3, "mode", "fast"), Status.OK,
