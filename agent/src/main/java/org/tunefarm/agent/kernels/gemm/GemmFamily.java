@@ -20,7 +20,8 @@ public final class GemmFamily implements KernelFamily {
 
     /**
      * 2: the row streamer takes 2 x microVecs rows of B per pass over C (it took one row, updating
-     * microVecs vectors per step), about twice as fast at batch 1.
+     * microVecs vectors per step), about twice as fast at batch 1; the 6x2 micro-kernel walks packed
+     * panels with constant strides, about 1.5x faster at 128 bits.
      */
     @Override public int implementation() { return 2; }
 
