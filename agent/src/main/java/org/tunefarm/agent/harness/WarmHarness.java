@@ -36,6 +36,12 @@ final class WarmHarness implements Harness {
      * milliseconds); a team's wake-ups cost microseconds, far below.
      */
     static final double PREEMPTED_SHARE = 0.05;
+    /**
+     * ...and for at least this long: below it the wait is the scheduler's own noise (a wake-up, a
+     * migration, tens of microseconds), which a sample of a fraction of a millisecond would
+     * otherwise count as preemption; a neighbour's timeslice is a millisecond or more.
+     */
+    static final long PREEMPTED_MIN_NS = 200_000;
 
     private final LongSupplier nanoTime;
     /** Run delay of the kernel's threads so far, ns ({@link KernelThreads}); negative when unknown. */
@@ -322,7 +328,8 @@ final class WarmHarness implements Harness {
 
         /**
          * One sample; null when taken (or set aside as preempted: the kernel's threads waited for a
-         * CPU for over {@link #PREEMPTED_SHARE} of it, up to {@link #MAX_EXTRA_SHARE} x minSamples
+         * CPU for over {@link #PREEMPTED_SHARE} of it and at least {@link #PREEMPTED_MIN_NS}, up to
+         * {@link #MAX_EXTRA_SHARE} x minSamples
          * such, after which samples are kept and the fence judges them), else the timeout that stopped it.
          */
         CandidateOutcome takeSample() {
@@ -334,7 +341,9 @@ final class WarmHarness implements Harness {
                 long ns = block(calls);
                 lastSampleNs = nanoTime.getAsLong();
                 long delayAfter = runDelayNs.getAsLong();
-                if (delayBefore >= 0 && delayAfter - delayBefore > PREEMPTED_SHARE * ns && preempted < settings.minSamples() * MAX_EXTRA_SHARE) {
+                long waited = delayAfter - delayBefore;
+                if (delayBefore >= 0 && waited > PREEMPTED_SHARE * ns && waited >= PREEMPTED_MIN_NS
+                        && preempted < settings.minSamples() * MAX_EXTRA_SHARE) {
                     preempted++;
                     return null;
                 }

@@ -49,7 +49,9 @@ class WorkerLoopTest {
         assertEquals("OK", ok.at("/outcome/status").asText());
         assertEquals(2, ok.at("/outcome/stats/samples").asInt());
         assertTrue(ok.at("/outcome/stats/medianNs").asDouble() >= 20_000);
-        assertEquals("", ok.at("/outcome/detail").asText());
+        // No failure to tell; at most the note that a sample was preempted (this JVM's own JIT threads share the cores).
+        String detail = ok.at("/outcome/detail").asText();
+        assertTrue(detail.isEmpty() || detail.matches("\\d+ sample\\(s\\) set aside: another process preempted the kernel's threads \\(run delay\\)"), detail);
 
         assertEquals("WRONG_ANSWER", lines.get(2).at("/outcome/status").asText());
         assertTrue(lines.get(2).at("/outcome/stats").isNull());
