@@ -47,7 +47,8 @@ class ThermalFarmTest {
         assertNotNull(waited.thermal().startTemperatureC(), "the record names the temperature it started from: " + waited);
         assertFalse(waited.thermal().cooldownTimedOut(), waited.toString());
         Measurement retaken = records.stream().filter(m -> m.detail().contains("after cooling")).findFirst().orElseThrow();
-        assertTrue(retaken.detail().startsWith("throttled ("), retaken.detail());
+        // After any note of samples set aside as preempted (the simulated device's calls wait, and a busy machine wakes them late).
+        assertTrue(retaken.detail().contains("throttled ("), retaken.detail());
         assertTrue(retaken.thermal().cooldownWaitMs() > 0, "re-taken after a wait: " + retaken.thermal());
         for (Measurement m : records) {
             if (m.round() > 0 && m.sustainedNs() != null) {
