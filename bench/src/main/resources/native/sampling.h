@@ -4,7 +4,7 @@
  * org.tunefarm.measure.Stats.fence: the median plus max(3 robust sigmas, 1% of the median)), up to
  * as many again, and print every sample; the bench computes the statistic in Java, with the same
  * code as for its own kernels. As in the harness (WarmHarness.PREEMPTED_SHARE), a sample during
- * which this process's threads waited, runnable, for a CPU for over 5% of it and at least 0.2 ms (their run delay in
+ * which this process's threads waited, runnable, for a CPU for over 5% of it and at least 1 ms (their run delay in
  * /proc/self/task/TID/schedstat) is set aside as preempted and replaced, up to MIN_SAMPLES such;
  * here every thread of the process does the work (the library's pool or OpenMP's team). */
 #include <dirent.h>
@@ -89,7 +89,7 @@ static void sample_and_print(void (*call)(void), int samples, double min_ms) {
         for (long r = 0; r < calls; r++) call();
         double ns = now_ns() - t0;
         long long d1 = run_delay_ns();
-        if (d0 >= 0 && d1 >= 0 && (double)(d1 - d0) > 0.05 * ns && d1 - d0 >= 200000 && preempted < samples) {
+        if (d0 >= 0 && d1 >= 0 && (double)(d1 - d0) > 0.05 * ns && d1 - d0 >= 1000000 && preempted < samples) {
             preempted++;
             continue;
         }

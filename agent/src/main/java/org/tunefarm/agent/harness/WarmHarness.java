@@ -37,11 +37,12 @@ final class WarmHarness implements Harness {
      */
     static final double PREEMPTED_SHARE = 0.05;
     /**
-     * ...and for at least this long: below it the wait is the scheduler's own noise (a wake-up, a
-     * migration, tens of microseconds), which a sample of a fraction of a millisecond would
-     * otherwise count as preemption; a neighbour's timeslice is a millisecond or more.
+     * ...and for at least this long, a timeslice: below it the wait is the scheduler's own noise
+     * (wake-ups of a kernel that parks, a migration: tens of microseconds each), which short
+     * samples would otherwise count as preemption; a neighbour that takes the core holds it a
+     * millisecond or more.
      */
-    static final long PREEMPTED_MIN_NS = 200_000;
+    static final long PREEMPTED_MIN_NS = 1_000_000;
 
     private final LongSupplier nanoTime;
     /** Run delay of the kernel's threads so far, ns ({@link KernelThreads}); negative when unknown. */
