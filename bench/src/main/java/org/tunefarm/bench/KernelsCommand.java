@@ -20,14 +20,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code tunefarm bench kernels}: for each GEMM case (shape x threads), in one process and close
- * together in time: naive i-j-k, the family default, the tuned point (a quick search, or a
- * table), EJML, OpenBLAS and the theoretical peak; then MobileNetV2's conv2d layers against
- * im2col + OpenBLAS ({@link ConvBench}). All Java variants go through the same in-process harness;
- * OpenBLAS through C programs that time it the same way. Figures are medians.
+ * {@code tunefarm bench kernels}: for each GEMM case (shape x threads), in one process and in
+ * interleaved rounds: the family default, the tuned point (a quick search, or a table), EJML,
+ * OpenBLAS and, for batch-1, the read roofline ({@link ReadBandwidth}), beside naive i-j-k (once)
+ * and the theoretical peak; then MobileNetV2's layers by type ({@link ConvBench}). Java variants go
+ * through the same in-process harness, the C programs sample by the same rule ({@code sampling.h}),
+ * and every side gets the same statistic. Figures are medians; ratios are medians over rounds.
  */
 @Command(name = "kernels", mixinStandardHelpOptions = true,
-        description = "GEMM: naive, default, tuned, EJML, OpenBLAS and peak, side by side; MobileNetV2 conv2d: default, tuned, im2col + OpenBLAS.")
+        description = "GEMM: default, tuned, EJML, OpenBLAS (and a read roofline at M=1) in interleaved rounds; MobileNetV2 conv2d vs im2col + OpenBLAS, depthwise vs direct C.")
 final class KernelsCommand implements Callable<Integer> {
 
     @Option(names = "--quick", description = "Small shapes and few samples: a smoke test, not a measurement.")
@@ -42,7 +43,7 @@ final class KernelsCommand implements Callable<Integer> {
     @Option(names = "--conv-budget", description = "Points the quick search measures per conv case (default: ${DEFAULT-VALUE}).", defaultValue = "10")
     int convBudget;
 
-    @Option(names = "--all-conv-layers", description = "Every distinct conv2d layer of MobileNetV2, not the 6-layer subset (about 3x the conv time).")
+    @Option(names = "--all-conv-layers", description = "Every distinct conv2d and depthwise layer of MobileNetV2, not the default subsets (about 3x the conv time).")
     boolean allConvLayers;
 
     @Option(names = "--conv-only", description = "Skip the GEMM cases: a quicker rerun of the conv comparison.")
@@ -51,7 +52,7 @@ final class KernelsCommand implements Callable<Integer> {
     @Option(names = "--gemm-only", description = "Skip the conv comparison: a quicker rerun of the GEMM cases.")
     boolean gemmOnly;
 
-    @Option(names = "--repetitions", description = "Interleaved repetitions of each GEMM case; ratios are their median (default: ${DEFAULT-VALUE}).",
+    @Option(names = "--repetitions", description = "Interleaved rounds of each GEMM and conv case; ratios are their median (default: ${DEFAULT-VALUE}).",
             defaultValue = "5")
     int repetitions;
 
@@ -186,10 +187,6 @@ final class KernelsCommand implements Callable<Integer> {
         c.put(name, r(ratio.median()));
         c.put(name + "Min", r(ratio.min()));
         c.put(name + "Max", r(ratio.max()));
-    }
-
-    static Double ratio(Double a, Double b) {
-        return a == null || b == null || b == 0 ? null : r(a / b);
     }
 
     static Double r(Double v) {

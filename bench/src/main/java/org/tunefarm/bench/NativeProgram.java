@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.tunefarm.measure.Stats;
+import org.tunefarm.protocol.Protocol;
 
 /**
  * A small C program shipped as a resource, compiled with gcc into a temporary folder and run
@@ -79,6 +82,22 @@ final class NativeProgram {
             throw new IOException(binary.getFileName() + " " + args + " failed: " + (result == null ? "not runnable" : "exit " + result[0] + ": " + tail(result[1])));
         }
         return result[1].strip();
+    }
+
+    /**
+     * Runs a program that samples by the harness's rule ({@code sampling.h}) and returns its samples
+     * through the harness's statistic ({@link Stats#withoutInterference}; samples it set aside as
+     * preempted count as outliers). A program that verified its answer and found it wrong throws.
+     */
+    Stats sample(List<String> args, String what) throws IOException {
+        String out = run(args, 600);
+        JsonNode j = Protocol.JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}"));
+        if (j.has("correct") && !j.path("correct").asBoolean(false)) throw new IOException(what + " gave a wrong answer: " + out);
+        JsonNode s = j.path("samples_ns");
+        if (!s.isArray() || s.isEmpty()) throw new IOException(what + ": no samples_ns in: " + out);
+        double[] ns = new double[s.size()];
+        for (int i = 0; i < ns.length; i++) ns[i] = s.get(i).asDouble();
+        return Stats.withoutInterference(ns, j.path("calls_per_sample").asInt(1)).settingAside(j.path("preempted").asInt(0));
     }
 
     /** {exit code, stdout and stderr}, or null when the executable does not exist. */

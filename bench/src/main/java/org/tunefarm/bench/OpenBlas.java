@@ -1,6 +1,5 @@
 package org.tunefarm.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +8,6 @@ import java.util.List;
 import org.tunefarm.kernel.Conv2dSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Stats;
-import org.tunefarm.protocol.Protocol;
 
 /**
  * OpenBLAS {@code cblas_sgemm}, timed by small C programs built against Debian's libopenblas-dev:
@@ -57,7 +55,7 @@ final class OpenBlas {
         List<String> args = new ArrayList<>();
         for (String d : new Conv2dSpec().dimensions()) args.add(String.valueOf(key.dim(d)));
         args.addAll(List.of(String.valueOf(threads), String.valueOf(samples), String.valueOf(minSampleMs)));
-        return checked(conv.run(args, 600), "conv im2col + cblas_sgemm");
+        return conv.sample(args, "conv im2col + cblas_sgemm");
     }
 
     /**
@@ -65,28 +63,7 @@ final class OpenBlas {
      * samples, taken by the harness's rule, through the harness's statistic ({@link Stats#withoutInterference}).
      */
     Stats gemm(int m, int n, int k, int threads, int samples, double minSampleMs) throws IOException {
-        return checked(program.run(List.of(String.valueOf(m), String.valueOf(n), String.valueOf(k), String.valueOf(threads),
-                String.valueOf(samples), String.valueOf(minSampleMs)), 600), "cblas_sgemm");
+        return program.sample(List.of(String.valueOf(m), String.valueOf(n), String.valueOf(k), String.valueOf(threads),
+                String.valueOf(samples), String.valueOf(minSampleMs)), "cblas_sgemm");
     }
-
-    /** A verifying program's samples; throws when its answer was wrong. */
-    static Stats checked(String out, String what) throws IOException {
-        JsonNode j = last(out);
-        if (!j.path("correct").asBoolean(false)) throw new IOException(what + " gave a wrong answer: " + out);
-        return samples(j, out);
-    }
-
-    /** The printed samples (ns per call) as the harness's statistics; samples set aside as preempted count as outliers. */
-    static Stats samples(JsonNode j, String out) throws IOException {
-        JsonNode s = j.path("samples_ns");
-        if (!s.isArray() || s.isEmpty()) throw new IOException("no samples_ns in: " + out);
-        double[] ns = new double[s.size()];
-        for (int i = 0; i < ns.length; i++) ns[i] = s.get(i).asDouble();
-        return Stats.withoutInterference(ns, j.path("calls_per_sample").asInt(1)).settingAside(j.path("preempted").asInt(0));
-    }
-
-    static JsonNode last(String out) throws IOException {
-        return Protocol.JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}"));
-    }
-
 }

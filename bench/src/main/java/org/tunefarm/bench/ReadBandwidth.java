@@ -32,7 +32,7 @@ final class ReadBandwidth {
 
     /** Time per pass over {@code floats} floats with {@code threads} threads. */
     Stats pass(long floats, int threads, int samples, double minSampleMs) throws IOException {
-        String out = program.run(List.of(String.valueOf(floats), String.valueOf(threads), String.valueOf(samples), String.valueOf(minSampleMs)), 600);
-        return OpenBlas.samples(OpenBlas.last(out), out);
+        return program.sample(List.of(String.valueOf(floats), String.valueOf(threads), String.valueOf(samples), String.valueOf(minSampleMs)),
+                "stream_read");
     }
 }
