@@ -39,8 +39,8 @@ public final class GemmSpec implements KernelSpec {
     /**
      * Scalar ignores the micro-tile and A packing; the vector path has one loop order; the row
      * streamer (microRows 1) reads A and B in place; 24 accumulators plus the B vectors and an A
-     * broadcast fill the 32 vector registers of AVX-512, NEON and SVE (AVX2's 16 hold 12; larger
-     * tiles there spill, which the tuner measures).
+     * broadcast fill the 32 vector registers of AVX-512, NEON and SVE; a device with fewer gets
+     * only the tiles its file holds ({@link #forDevice}).
      */
     public static final List<String> CONSTRAINTS = List.of(
             "kernel == \"scalar\" || loopOrder == \"ikj\"",

@@ -8,7 +8,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Micro-kernels whose 16 to 24 accumulators need the 32 vector registers of AVX-512, NEON or
- * SVE; on AVX2 they spill, which the tuner measures and passes over. Same pattern and operand
+ * SVE; an AVX2 device's space does not offer them (GemmSpec.forDevice). Same pattern and operand
  * layout as {@link UnrolledMicroKernels}.
  */
 final class WideMicroKernels {
