@@ -36,6 +36,6 @@ public interface Harness {
 
     /** A harness timed by {@link System#nanoTime()}. */
     static Harness create() {
-        return new WarmHarness(System::nanoTime, KernelThreads::runDelayNanos);
+        return new WarmHarness(System::nanoTime, KernelThreads::runDelayNanos, Garbage.ofThisJvm());
     }
 }

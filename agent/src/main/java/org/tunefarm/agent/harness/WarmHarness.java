@@ -47,6 +47,8 @@ final class WarmHarness implements Harness {
     private final LongSupplier nanoTime;
     /** Run delay of the kernel's threads so far, ns ({@link KernelThreads}); negative when unknown. */
     private final LongSupplier runDelayNs;
+    /** The JVM's collections: a sample during one is set aside; garbage is collected before a candidate when there is enough. */
+    private final Garbage garbage;
     private final WorkloadCache workloads = new WorkloadCache();
     /** Epoch ms at {@link #anchorNs}: sample windows are reported in the wall time every process shares. */
     private final double anchorMs;
@@ -58,8 +60,13 @@ final class WarmHarness implements Harness {
 
     /** @param runDelayNs the kernel threads' run delay so far, ns; negative when unknown (no sample is then judged preempted) */
     WarmHarness(LongSupplier nanoTime, LongSupplier runDelayNs) {
+        this(nanoTime, runDelayNs, Garbage.NONE);
+    }
+
+    WarmHarness(LongSupplier nanoTime, LongSupplier runDelayNs, Garbage garbage) {
         this.nanoTime = nanoTime;
         this.runDelayNs = runDelayNs;
+        this.garbage = garbage;
         java.time.Instant now = java.time.Instant.now();
         this.anchorNs = nanoTime.getAsLong();
         this.anchorMs = now.getEpochSecond() * 1000.0 + now.getNano() / 1e6;
@@ -186,6 +193,8 @@ final class WarmHarness implements Harness {
         private int taken;
         /** Samples set aside because another process preempted the kernel's threads during them. */
         private int preempted;
+        /** Samples set aside because the JVM collected garbage during them. */
+        private int collected;
         private long firstSampleNs;
         private long lastSampleNs;
 
@@ -283,8 +292,8 @@ final class WarmHarness implements Harness {
         }
 
         private CandidateOutcome warmUp() {
-            // The previous candidate's garbage is collected now, not during this one's samples.
-            System.gc();
+            // The previous candidates' garbage is collected now, not during this one's samples.
+            garbage.collectIfWorthIt();
             long warmupStart = nanoTime.getAsLong();
             // Calibrate: double the calls per sample until one sample lasts minSampleMs.
             calls = 1;
@@ -337,14 +346,19 @@ final class WarmHarness implements Harness {
             if (overBudget()) return overBudget("sampling, " + taken + " of " + settings.minSamples() + " samples", java.util.Arrays.copyOf(samples, taken));
             try {
                 long delayBefore = runDelayNs.getAsLong();
+                long collectionsBefore = garbage.collections();
                 long t0 = nanoTime.getAsLong();
-                if (taken == 0 && preempted == 0) firstSampleNs = t0;
+                if (taken == 0 && preempted == 0 && collected == 0) firstSampleNs = t0;
                 long ns = block(calls);
                 lastSampleNs = nanoTime.getAsLong();
                 long delayAfter = runDelayNs.getAsLong();
+                boolean mayReplace = preempted + collected < settings.minSamples() * MAX_EXTRA_SHARE;
+                if (garbage.collections() != collectionsBefore && mayReplace) {
+                    collected++;
+                    return null;
+                }
                 long waited = delayAfter - delayBefore;
-                if (delayBefore >= 0 && waited > PREEMPTED_SHARE * ns && waited >= PREEMPTED_MIN_NS
-                        && preempted < settings.minSamples() * MAX_EXTRA_SHARE) {
+                if (delayBefore >= 0 && waited > PREEMPTED_SHARE * ns && waited >= PREEMPTED_MIN_NS && mayReplace) {
                     preempted++;
                     return null;
                 }
@@ -367,6 +381,10 @@ final class WarmHarness implements Harness {
             if (preempted > 0) {
                 ok = new CandidateOutcome(ok.status(), ok.stats().settingAside(preempted), ok.maxError(), ok.detail())
                         .noting(preempted + " sample(s) set aside: another process preempted the kernel's threads (run delay)");
+            }
+            if (collected > 0) {
+                ok = new CandidateOutcome(ok.status(), ok.stats().settingAside(collected), ok.maxError(), ok.detail())
+                        .noting(collected + " sample(s) set aside: the JVM collected garbage during them");
             }
             return ok.sampled(new SampleWindow(epochMs(firstSampleNs), epochMs(lastSampleNs), (long) taken * calls), DriftCheck.verdict(ordered));
         }

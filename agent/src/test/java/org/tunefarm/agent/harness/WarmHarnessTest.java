@@ -56,6 +56,22 @@ class WarmHarnessTest {
     }
 
     @Test
+    void samplesDuringWhichTheJvmCollectedGarbageAreSetAsideAndReplaced() {
+        // 10 µs per call throughout, so neither the fence nor the run delay sees anything; but the
+        // JVM's collection count moves across one sample: a collection paused it.
+        FakeClockFamily family = new FakeClockFamily(n -> 10_000);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        // Read twice per sample (before, after); the count moves between the 3rd sample's reads.
+        Garbage garbage = new Garbage(() -> reads.incrementAndGet() <= 5 ? 7 : 8, () -> 0, () -> 1, () -> {});
+        CandidateOutcome out = new WarmHarness(family.clock::get, () -> -1, garbage).measure(family, FakeClockFamily.KEY, Map.of(), FAST);
+        assertEquals(Status.OK, out.status(), out.detail());
+        Stats s = out.stats();
+        assertEquals(1, s.outliers(), "one sample set aside: " + s);
+        assertEquals(5, s.samples(), "and replaced: " + s);
+        assertTrue(out.detail().contains("collected garbage"), out.detail());
+    }
+
+    @Test
     void aKernelPreemptedByARealNeighbourHasItsSamplesSetAside() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/proc/thread-self/schedstat")), "Linux only");
         // More busy threads than cores: the kernel's thread waits on the runqueue for much of each sample.
