@@ -2,8 +2,6 @@ package org.tunefarm.agent;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -179,7 +177,8 @@ public final class Agent {
     }
 
     /**
-     * Measures a lease, reporting each result as it is taken. When the farm refuses a report (the
+     * Measures a lease, reporting each result as it is taken, without waiting for the farm's
+     * answer before the next candidate ({@link ReportStream}). When the farm refuses a report (the
      * lease expired, another coordinator took the lead) the rest of the lease is abandoned: its
      * candidates are already back in the queue, so measuring them here would be wasted. When the
      * farm keeps a report but asks the agent to stop (its sweep was paused or cancelled), the rest
@@ -188,56 +187,35 @@ public final class Agent {
     private void measure(BridgeClient link, Lease lease) throws Exception {
         currentLease = lease.leaseId();
         LOG.info(() -> "lease " + lease.leaseId() + ": " + lease.candidates().size() + " candidates of " + lease.key().id());
-        List<Exception> failed = new ArrayList<>();
-        String[] stopped = {null};
+        ReportStream reports = new ReportStream((ms, done) -> report(link, lease, ms, done, 1, 200), Thread.currentThread());
+        String stopped;
         try {
-            runner.run(lease, m -> {
-                if (!failed.isEmpty() || stopped[0] != null) return;
-                try {
-                    Ack ack = report(link, lease, List.of(m), false);
-                    if (ack.stopLease()) {
-                        stopped[0] = ack.message();
-                        Thread.currentThread().interrupt(); // stops the batch after this candidate
-                    }
-                } catch (Exception e) {
-                    failed.add(e);
-                    Thread.currentThread().interrupt(); // stops the batch after this candidate
-                }
-            });
-            if (failed.isEmpty() && stopped[0] == null) {
-                try {
-                    report(link, lease, List.of(), true);
-                } catch (BridgeClient.FarmRefusal r) {
-                    failed.add(r); // handled below like a refused result: the link is fine
-                }
-            }
+            runner.run(lease, reports::add);
+            stopped = reports.finish(REQUEST_TIMEOUT_MS * 5);
+        } catch (BridgeClient.FarmRefusal r) {
+            if (r.getMessage().contains("agentId:")) throw r; // forgotten: re-register
+            LOG.warning("lease " + lease.leaseId() + " abandoned: " + r.getMessage());
+            return;
         } finally {
             Thread.interrupted(); // clear our own interrupt, the loop goes on
             currentLease = null;
         }
-        if (stopped[0] != null) LOG.info(() -> "lease " + lease.leaseId() + " stopped by the farm: " + stopped[0]);
-        if (!failed.isEmpty()) {
-            Exception e = failed.get(0);
-            if (!(e instanceof BridgeClient.FarmRefusal r) || r.getMessage().contains("agentId:")) throw e; // lost link or forgotten: re-register
-            LOG.warning("lease " + lease.leaseId() + " abandoned: " + e.getMessage());
-        }
+        if (stopped != null) LOG.info(() -> "lease " + lease.leaseId() + " stopped by the farm: " + stopped);
     }
 
-    /** Sends a report; a farm that cannot make it durable yet (503) gets it again, it is idempotent. */
-    private Ack report(BridgeClient link, Lease lease, List<Measurement> ms, boolean done) throws Exception {
-        long backoff = 200;
-        for (int attempt = 1; ; attempt++) {
-            try {
-                JsonObject reply = await(link.request(Protocol.REPORT, new Report(config.agentId(), lease.leaseId(), ms, done), REQUEST_TIMEOUT_MS));
-                Ack ack = Protocol.read(reply.encode(), Ack.class);
-                if (!ack.ok()) throw new BridgeClient.FarmRefusal(400, "report refused: " + ack.message());
-                return ack;
-            } catch (BridgeClient.FarmRefusal r) {
-                if (r.code() != 503 || attempt >= 5 || !link.connected()) throw r;
-                Thread.sleep(backoff);
-                backoff *= 2;
-            }
-        }
+    /**
+     * Sends a report; a farm that cannot make it durable yet (503) gets it again after a back-off,
+     * up to 5 tries: it is idempotent. Answers on the link's event loop, never blocking it.
+     */
+    private Future<Ack> report(BridgeClient link, Lease lease, List<Measurement> ms, boolean done, int attempt, long backoffMs) {
+        return link.request(Protocol.REPORT, new Report(config.agentId(), lease.leaseId(), ms, done), REQUEST_TIMEOUT_MS)
+                .map(reply -> Protocol.read(reply.encode(), Ack.class))
+                .recover(e -> {
+                    if (!(e instanceof BridgeClient.FarmRefusal r) || r.code() != 503 || attempt >= 5 || !link.connected()) return Future.failedFuture(e);
+                    io.vertx.core.Promise<Ack> again = io.vertx.core.Promise.promise();
+                    vertx.setTimer(backoffMs, t -> report(link, lease, ms, done, attempt + 1, backoffMs * 2).onComplete(again));
+                    return again.future();
+                });
     }
 
     public void stop() {

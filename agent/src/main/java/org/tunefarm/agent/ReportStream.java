@@ -1,0 +1,129 @@
+package org.tunefarm.agent;
+
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.tunefarm.agent.link.BridgeClient;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Ack;
+
+/**
+ * A lease's results on their way to the farm, sent without making the measuring wait for the
+ * farm's answer, which comes only once two coordinators have the records on disk (tens of
+ * milliseconds, more than a short candidate takes): one report is out at a time, and what is
+ * taken meanwhile goes together in the next, so a farm that answers slowly gets fewer, larger
+ * reports rather than a board that waits. The farm's answer still rules: a refused report (the
+ * lease expired, another coordinator leads) or a lost link stops the lease at once, as does an
+ * answer that asks the agent to stop (its sweep was paused or cancelled): the measuring thread is
+ * interrupted, and what it takes after that is not sent. The lease is reported done only after
+ * every result was acknowledged.
+ */
+final class ReportStream {
+
+    /** Sends one report of the lease and answers with the farm's acknowledgement. */
+    interface Sender {
+        Future<Ack> send(List<Measurement> measurements, boolean done);
+    }
+
+    private final Sender sender;
+    private final Thread measuring;
+    private final List<Measurement> waiting = new ArrayList<>();
+    /** Whether a report is out. */
+    private boolean sending;
+    /** Whether the measuring thread is still in the lease, so an interrupt is meant for it. */
+    private boolean running = true;
+    private Exception failure;
+    private String stopped;
+    /** Completed once nothing is out or waiting, after {@link #finish}. */
+    private CompletableFuture<Void> drained;
+    private long reports;
+
+    /** @param measuring the thread that measures the lease: interrupted when the farm stops it */
+    ReportStream(Sender sender, Thread measuring) {
+        this.sender = sender;
+        this.measuring = measuring;
+    }
+
+    /** Queues a result and sends it now if no report is out; never waits for the farm. */
+    synchronized void add(Measurement m) {
+        if (failure != null || stopped != null) return;
+        waiting.add(m);
+        if (!sending) sendWaiting();
+    }
+
+    /**
+     * Called by the measuring thread once the batch has ended: waits until every result sent is
+     * answered, then, unless the farm refused one or stopped the lease, reports the lease done.
+     *
+     * @return why the farm stopped the lease (null when it did not)
+     * @throws Exception the refusal or lost link that ended it
+     */
+    String finish(long timeoutMs) throws Exception {
+        CompletableFuture<Void> wait;
+        synchronized (this) {
+            running = false;
+            drained = new CompletableFuture<>();
+            if (!sending) drained.complete(null);
+            wait = drained;
+        }
+        Thread.interrupted(); // an interrupt this stream sent before the batch ended is spent
+        try {
+            wait.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new BridgeClient.FarmRefusal(504, "the farm did not answer the lease's reports within " + timeoutMs + " ms");
+        }
+        synchronized (this) {
+            if (failure != null) throw failure;
+            if (stopped != null) return stopped;
+        }
+        Ack ack;
+        try {
+            ack = sender.send(List.of(), true).toCompletionStage().toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        }
+        if (!ack.ok()) throw new BridgeClient.FarmRefusal(400, "report refused: " + ack.message());
+        return null;
+    }
+
+    /** How many reports carried results: fewer than the results when the farm answered slower than they were taken. */
+    synchronized long reports() {
+        return reports;
+    }
+
+    private void sendWaiting() {
+        List<Measurement> batch = List.copyOf(waiting);
+        waiting.clear();
+        sending = true;
+        reports++;
+        Future<Ack> f;
+        try {
+            f = sender.send(batch, false);
+        } catch (RuntimeException e) {
+            f = Future.failedFuture(e);
+        }
+        f.onComplete(this::answered);
+    }
+
+    private synchronized void answered(AsyncResult<Ack> r) {
+        sending = false;
+        if (r.failed()) {
+            failure = r.cause() instanceof Exception e ? e : new RuntimeException(r.cause());
+        } else if (!r.result().ok()) {
+            failure = new BridgeClient.FarmRefusal(400, "report refused: " + r.result().message());
+        } else if (r.result().stopLease()) {
+            stopped = r.result().message();
+        }
+        if (failure != null || stopped != null) {
+            waiting.clear();
+            if (running) measuring.interrupt(); // stops the batch after the candidate it is on
+        } else if (!waiting.isEmpty()) {
+            sendWaiting();
+            return;
+        }
+        if (drained != null) drained.complete(null);
+    }
+}

@@ -1,0 +1,112 @@
+package org.tunefarm.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.tunefarm.agent.link.BridgeClient;
+import org.tunefarm.kernel.KernelKey;
+import org.tunefarm.measure.Measurement;
+import org.tunefarm.measure.Status;
+import org.tunefarm.protocol.Ack;
+
+class ReportStreamTest {
+
+    /** The reports the stream sent, each with the promise the test answers for the farm. */
+    private record Sent(List<Long> indexes, boolean done, Promise<Ack> answer) {}
+
+    private final List<Sent> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final ReportStream.Sender farm = (ms, done) -> {
+        Promise<Ack> p = Promise.promise();
+        sent.add(new Sent(ms.stream().map(Measurement::index).toList(), done, p));
+        return p.future();
+    };
+
+    @AfterEach
+    void clearInterrupt() {
+        Thread.interrupted();
+    }
+
+    @Test
+    void resultsTakenWhileAReportIsOutGoTogetherInTheNextAndDoneComesLast() throws Exception {
+        ReportStream s = new ReportStream(farm, Thread.currentThread());
+        s.add(m(0));
+        s.add(m(1)); // the farm has not answered: nothing waits for it, and nothing more is sent
+        s.add(m(2));
+        assertEquals(1, sent.size());
+        assertEquals(List.of(0L), sent.get(0).indexes());
+        sent.get(0).answer().complete(Ack.ok(1));
+        assertEquals(2, sent.size(), "the answer sends what was taken meanwhile, in one report");
+        assertEquals(List.of(1L, 2L), sent.get(1).indexes());
+        assertFalse(sent.get(1).done());
+        // The batch has ended: done is sent only once the last report is answered.
+        Thread finisher = Thread.currentThread();
+        Promise<Ack> last = sent.get(1).answer();
+        java.util.concurrent.atomic.AtomicInteger sentWhileOut = new java.util.concurrent.atomic.AtomicInteger(-1);
+        new Thread(() -> {
+            org.awaitility.Awaitility.await().until(() -> finisher.getState() == Thread.State.TIMED_WAITING);
+            sentWhileOut.set(sent.size());
+            last.complete(Ack.ok(2));
+        }).start();
+        Thread answerDone = new Thread(() -> {
+            org.awaitility.Awaitility.await().until(() -> sent.size() == 3);
+            sent.get(2).answer().complete(Ack.ok(0));
+        });
+        answerDone.start();
+        assertNull(s.finish(10_000), "the farm did not stop the lease");
+        assertEquals(2, sentWhileOut.get(), "done is not sent while a report is out");
+        assertEquals(3, sent.size());
+        assertTrue(sent.get(2).done());
+        assertEquals(List.of(), sent.get(2).indexes());
+        assertEquals(2, s.reports());
+        assertFalse(Thread.currentThread().isInterrupted());
+    }
+
+    @Test
+    void aFarmThatStopsTheLeaseInterruptsTheMeasuringAndGetsNothingMore() throws Exception {
+        ReportStream s = new ReportStream(farm, Thread.currentThread());
+        s.add(m(0));
+        s.add(m(1));
+        sent.get(0).answer().complete(Ack.stop(1, "sweep paused"));
+        assertTrue(Thread.interrupted(), "the batch is stopped at once");
+        assertEquals(1, sent.size(), "what was taken after the farm's stop is not sent");
+        s.add(m(2));
+        assertEquals(1, sent.size());
+        assertEquals("sweep paused", s.finish(10_000));
+        assertEquals(1, sent.size(), "a stopped lease is not reported done");
+    }
+
+    @Test
+    void aRefusedReportEndsTheLeaseWithTheRefusal() {
+        ReportStream s = new ReportStream(farm, Thread.currentThread());
+        s.add(m(0));
+        s.add(m(1));
+        sent.get(0).answer().fail(new BridgeClient.FarmRefusal(409, "lease: expired"));
+        assertTrue(Thread.interrupted());
+        BridgeClient.FarmRefusal r = assertThrows(BridgeClient.FarmRefusal.class, () -> s.finish(10_000));
+        assertTrue(r.getMessage().contains("expired"), r.getMessage());
+        assertEquals(1, sent.size());
+    }
+
+    @Test
+    void aNotOkAnswerIsARefusalToo() {
+        ReportStream s = new ReportStream(farm, Thread.currentThread());
+        s.add(m(0));
+        sent.get(0).answer().complete(Ack.refused("index: 0 is not in this lease"));
+        BridgeClient.FarmRefusal r = assertThrows(BridgeClient.FarmRefusal.class, () -> s.finish(10_000));
+        assertTrue(r.getMessage().contains("index: 0"), r.getMessage());
+    }
+
+    private static Measurement m(long index) {
+        return new Measurement("sweep", new KernelKey("sleep", Map.of("unitUs", 100), "fp32"), index, Map.of("a", 5), Status.OK, null, null,
+                null, null, "", "agent", "class", 0, 0, 0);
+    }
+}
