@@ -9,6 +9,7 @@ import org.tunefarm.agent.device.ProfileReader;
 import org.tunefarm.agent.harness.Batch;
 import org.tunefarm.agent.harness.BatchCandidate;
 import org.tunefarm.agent.harness.BatchRunner;
+import org.tunefarm.agent.harness.KeptWorker;
 import org.tunefarm.agent.harness.CandidateCheck;
 import org.tunefarm.agent.harness.ThermalGuard;
 import org.tunefarm.agent.harness.Worker;
@@ -26,7 +27,8 @@ import org.tunefarm.replay.ReplaySpec;
 
 /**
  * {@code tunefarm agent}: reads this device's profile once, then serves the farm until killed.
- * Built-in kernels run in a worker JVM per lease, started from this agent's own jar; command
+ * Built-in kernels run in a worker JVM, started from this agent's own jar and kept for the leases
+ * of one kernel and shape ({@link KeptWorker}); command
  * kernels of its config are built and run from the agent itself; replayed spaces
  * ({@code --spaces}) are answered from their recordings in this JVM.
  */
@@ -77,7 +79,9 @@ public final class AgentMain {
         // and a fresh worker per lease would only re-read the cache file).
         // One board, one heat: every kind of worker waits for the same cooldown and shares one clock baseline.
         ThermalGuard thermal = ThermalGuard.atStart(sensors, config.thermal());
-        BatchRunner inJvm = new BatchRunner(workerCommand::newWorker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check, thermal);
+        // A sweep's leases of one kernel and shape share a worker JVM rather than each starting one.
+        KeptWorker kept = new KeptWorker(workerCommand::newWorker, KeptWorker.IDLE_MS);
+        BatchRunner inJvm = new BatchRunner(kept::lend, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check, thermal);
         BatchRunner byCommand = new BatchRunner(commands::worker, sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(), check, thermal);
         BatchRunner replayed = new BatchRunner(() -> Worker.inProcess(KernelFamilies::get), sensors, config.agentId(), profile.deviceClass(), Clock.systemUTC(),
                 check, thermal);

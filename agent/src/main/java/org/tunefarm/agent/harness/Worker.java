@@ -6,8 +6,9 @@ import org.tunefarm.kernel.KernelKey;
 
 /**
  * Where candidates run: in a supervised worker process ({@code WorkerCommand.newWorker()}) or, for
- * tests and trusted kernels, in this JVM. A worker serves one batch and is then closed, so JIT
- * profiles of one batch do not slow the next. Not thread-safe.
+ * tests and trusted kernels, in this JVM. A worker serves batches of one kernel and shape and is
+ * then closed ({@link KeptWorker}), so JIT profiles of one kernel do not slow the next. Not
+ * thread-safe.
  */
 public interface Worker extends AutoCloseable {
 
