@@ -83,8 +83,11 @@ public final class Dispatcher {
     /** Leases lent so far: sweeps of equal priority take turns by when they last got one. */
     private long turns;
 
-    /** A lease and the candidates not yet reported under it. */
-    private record Held(Lease lease, Map<Long, Lease.Candidate> open) {}
+    /** Sizes each lease so it lasts about its sweep's leaseSeconds on the agent that takes it. */
+    private final LeaseSizer sizer = new LeaseSizer();
+
+    /** A lease, when it was lent, and the candidates not yet reported under it. */
+    private record Held(Lease lease, long lentAt, Map<Long, Lease.Candidate> open) {}
 
     public Dispatcher(LongSupplier clock, long heartbeatMs, Listener listener) {
         this.clock = clock;
@@ -176,7 +179,7 @@ public final class Dispatcher {
             List<Search> searches = s.searches(a.deviceClass(), cores, vectorBits, a.profile().vectorRegisters(), now);
             if (begins) listener.classStarted(s, a.deviceClass(), a.profile(), cores, vectorBits, now);
             for (Search search : searches) {
-                List<Lease.Candidate> cs = search.take(s.spec().batchSize(), now);
+                List<Lease.Candidate> cs = search.take(sizer.size(agentId, s.id(), search.key().id(), s.spec()), now);
                 int round = 0;
                 if (cs.isEmpty()) {
                     Search.Finalists f = search.takeFinalists(agentId, now);
@@ -191,7 +194,7 @@ public final class Dispatcher {
                         round, s.spec().fidelity(), s.spec().objective(), sustained);
                 Map<Long, Lease.Candidate> open = new LinkedHashMap<>();
                 for (Lease.Candidate c : cs) open.put(c.index(), c);
-                leases.put(lease.leaseId(), new Held(lease, open));
+                leases.put(lease.leaseId(), new Held(lease, now, open));
                 s.leased(++turns);
                 agents.put(agentId, a.withLease(lease.leaseId()));
                 listener.sweepChanged(s);
@@ -337,6 +340,8 @@ public final class Dispatcher {
         if (a != null && leaseId.equals(a.leaseId())) agents.put(a.agentId(), a.withLease(null));
         if (h.open().isEmpty()) {
             completed.put(leaseId, h.lease().agentId());
+            Lease l = h.lease();
+            if (l.round() == 0) sizer.finished(l.agentId(), l.sweepId(), l.key().id(), l.candidates().size(), clock.getAsLong() - h.lentAt());
         } else {
             expired.add(leaseId);
             SweepRun s = sweeps.get(h.lease().sweepId());

@@ -42,7 +42,7 @@ public final class SweepSpecReader {
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().streamReadConstraints(LIMITS)
             .loaderOptions(yamlLimits()).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
     private static final Set<String> TOP = Set.of("name", "kernel", "dtype", "shapes", "workload", "layers", "space", "constraints", "strategy", "measure", "deviceClasses", "batchSize", "priority",
-            "objective", "sustainedSeconds");
+            "objective", "sustainedSeconds", "leaseSeconds");
 
     private SweepSpecReader() {}
 
@@ -141,7 +141,8 @@ public final class SweepSpecReader {
         }
         MeasureSettings measure = measure(root.get("measure"));
         List<String> classes = strings(root.get("deviceClasses"), "deviceClasses");
-        int batchSize = integer(root, "batchSize", 8, 1, 1000);
+        int batchSize = batchSize(root);
+        double leaseSeconds = leaseSeconds(root, batchSize);
         int priority = integer(root, "priority", 0, -SweepControl.MAX_PRIORITY, SweepControl.MAX_PRIORITY);
         CommandKernelDeclaration command = family instanceof CommandKernelSpec c ? c.declaration() : null;
         Fidelity fidelity = fidelity(root.get("measure"));
@@ -151,7 +152,28 @@ public final class SweepSpecReader {
             throw new SpecException("measure.finalists", "must be at least 1 for objective sustained: its finalists are the ones run sustained");
         }
         return new SweepSpec(name, kernel, dtype, shapes, space, constraints, strategy, measure, classes, batchSize, fidelity, command, priority,
-                objective, sustained);
+                objective, sustained, leaseSeconds);
+    }
+
+    /** {@code batchSize}: a fixed count in [1, 1000], or {@code auto} (the default) for leases sized by time. */
+    private static int batchSize(JsonNode root) {
+        JsonNode v = root.get("batchSize");
+        if (v == null || v.isNull() || (v.isTextual() && v.textValue().equals("auto"))) return SweepSpec.AUTO_BATCH;
+        if (v.isTextual()) throw new SpecException("batchSize", "must be an integer or auto, got " + v);
+        return integer(root, "batchSize", SweepSpec.AUTO_BATCH, 1, SweepSpec.MAX_BATCH);
+    }
+
+    /** {@code leaseSeconds}: how long an adaptive lease lasts; meaningless beside a fixed batch size, so refused there. */
+    private static double leaseSeconds(JsonNode root, int batchSize) {
+        JsonNode v = root.get("leaseSeconds");
+        if (v == null || v.isNull()) return SweepSpec.DEFAULT_LEASE_SECONDS;
+        if (batchSize != SweepSpec.AUTO_BATCH) {
+            throw new SpecException("leaseSeconds", "applies only when batchSize is auto (this sweep fixes batchSize at " + batchSize + ")");
+        }
+        if (!v.isNumber()) throw new SpecException("leaseSeconds", "must be a number, got " + v);
+        double d = v.doubleValue();
+        if (!(d >= 1) || d > SweepSpec.MAX_LEASE_SECONDS) throw new SpecException("leaseSeconds", "must be in [1, " + (int) SweepSpec.MAX_LEASE_SECONDS + "], got " + v);
+        return d;
     }
 
     private static Objective objective(JsonNode root) {

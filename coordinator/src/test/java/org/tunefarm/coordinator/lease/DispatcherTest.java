@@ -131,6 +131,28 @@ class DispatcherTest {
     }
 
     @Test
+    void leasesAreSizedToLastLeaseSecondsOnceAnAgentFinishedOne() {
+        // The whole sleep space, leases sized by time: 8 first, then as many as last 2 s.
+        start("""
+                kernel: sleep
+                shapes: [{unitUs: 100}]
+                strategy: {name: exhaustive, budget: 0}
+                measure: {timeoutMs: 1000, finalists: 0}
+                leaseSeconds: 2
+                """, HEARTBEAT_MS);
+        register("a1");
+        Lease first = pull("a1");
+        assertTrue(first.candidates().size() <= LeaseSizer.FIRST && first.candidates().size() > 1, "at most the first size: " + indices(first));
+        now += 100L * first.candidates().size(); // 100 ms a candidate, round trips included
+        reportAll(first);
+        Lease second = pull("a1");
+        assertEquals(20, second.candidates().size(), "2 s at 100 ms a candidate");
+        now += 20 * 20; // faster now: 20 ms a candidate; the estimate is the average, 60 ms
+        reportAll(second);
+        assertEquals(33, pull("a1").candidates().size());
+    }
+
+    @Test
     void firstLeaseStartsWithTheBaselineThenProposals() {
         start();
         register("a1");

@@ -73,7 +73,10 @@ class SweepSpecReaderTest {
         assertEquals(Map.of(), s.space());
         assertEquals(org.tunefarm.coordinator.strategy.Strategies.DEFAULT, s.strategy().name(), "a sweep that names no strategy gets the default");
         assertEquals(MeasureSettings.DEFAULTS, s.measure());
-        assertEquals(8, s.batchSize());
+        assertEquals(SweepSpec.AUTO_BATCH, s.batchSize(), "leases are sized by time unless the spec fixes them");
+        assertEquals(SweepSpec.DEFAULT_LEASE_SECONDS, s.leaseSeconds());
+        assertEquals(SweepSpec.AUTO_BATCH, SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\nbatchSize: auto\nleaseSeconds: 3\n").batchSize());
+        assertEquals(3.0, SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\nleaseSeconds: 3\n").leaseSeconds());
         assertEquals("exhaustive", SweepSpecReader.read("kernel: sleep\nshapes: [{unitUs: 100}]\nstrategy: exhaustive\n").strategy().name());
     }
 
@@ -146,6 +149,11 @@ class SweepSpecReaderTest {
             cooldownTimeoutMs negative     | kernel: sleep\\nshapes: [{unitUs: 100}]\\nmeasure: {cooldownTimeoutMs: -1} | measure.cooldownTimeoutMs
             cooldownTimeoutMs over an hour | kernel: sleep\\nshapes: [{unitUs: 100}]\\nmeasure: {cooldownTimeoutMs: 3600001} | measure.cooldownTimeoutMs
             batchSize zero                 | kernel: sleep\\nshapes: [{unitUs: 100}]\\nbatchSize: 0                   | batchSize
+            batchSize over the most        | kernel: sleep\\nshapes: [{unitUs: 100}]\\nbatchSize: 1001                | batchSize
+            batchSize unknown word         | kernel: sleep\\nshapes: [{unitUs: 100}]\\nbatchSize: many                | batchSize
+            leaseSeconds with fixed batch  | kernel: sleep\\nshapes: [{unitUs: 100}]\\nbatchSize: 8\\nleaseSeconds: 5 | leaseSeconds
+            leaseSeconds under a second    | kernel: sleep\\nshapes: [{unitUs: 100}]\\nleaseSeconds: 0.5             | leaseSeconds
+            leaseSeconds not a number      | kernel: sleep\\nshapes: [{unitUs: 100}]\\nleaseSeconds: long            | leaseSeconds
             name not text                  | kernel: sleep\\nname: [x]\\nshapes: [{unitUs: 100}]                      | name
             malformed yaml                 | kernel: sleep\\nshapes: [{unitUs: 100}\\n  - : :                         | body
             malformed json                 | {"kernel": "sleep", "shapes": [                                          | body
