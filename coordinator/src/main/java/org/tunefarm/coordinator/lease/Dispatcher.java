@@ -3,7 +3,6 @@ package org.tunefarm.coordinator.lease;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +42,9 @@ public final class Dispatcher {
 
         /** A lease was taken back because its deadline passed or its agent went silent. */
         default void leaseExpired(String reason) {}
+
+        /** An agent dead for {@link #FORGET_DEAD_MS} was forgotten: it is no longer listed. */
+        default void agentForgotten(String agentId) {}
     }
 
     /** Why a lease was taken back: {@link Listener#leaseExpired}. */
@@ -58,6 +60,14 @@ public final class Dispatcher {
      * the dashboard's "last heartbeat" and temperature plots, rare enough to spare the cluster map.
      */
     static final long PUBLISH_SEEN_MS = 2_000;
+    /**
+     * A dead agent is listed this long after its last heartbeat, then forgotten, so a fleet whose
+     * boards come and go (phones, reinstalled boards with new ids) does not grow the leader's
+     * state and the cluster's agent map forever. An agent that returns registers afresh.
+     */
+    public static final long FORGET_DEAD_MS = 24 * 3_600_000L;
+    /** Expired lease ids kept to explain a late report ("has expired"), newest kept; older ones read as unknown. */
+    static final int EXPIRED_KEPT = 4096;
 
     private final LongSupplier clock;
     private final long heartbeatMs;
@@ -65,7 +75,11 @@ public final class Dispatcher {
     private final Map<String, AgentInfo> agents = new LinkedHashMap<>();
     private final Map<String, SweepRun> sweeps = new LinkedHashMap<>();
     private final Map<String, Held> leases = new HashMap<>();
-    private final Set<String> expired = new HashSet<>();
+    private final Set<String> expired = java.util.Collections.newSetFromMap(new LinkedHashMap<>() {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > EXPIRED_KEPT;
+        }
+    });
     /**
      * Leases whose every candidate was reported, by lease id, with the agent that held them: the
      * agent's closing {@code done} report for one arrives after the last result has already ended
@@ -310,10 +324,16 @@ public final class Dispatcher {
         return stop;
     }
 
-    /** Expires overdue leases and agents that stopped sending heartbeats. Called periodically. */
+    /** Expires overdue leases and agents that stopped sending heartbeats, and forgets long-dead agents. Called periodically. */
     public void tick() {
         long now = clock.getAsLong();
         for (AgentInfo a : new ArrayList<>(agents.values())) {
+            if (!a.alive() && now - a.lastSeen() > FORGET_DEAD_MS) {
+                agents.remove(a.agentId());
+                seenPublished.remove(a.agentId());
+                listener.agentForgotten(a.agentId());
+                continue;
+            }
             if (a.alive() && now - a.lastSeen() > MISSED_HEARTBEATS * heartbeatMs) {
                 if (a.leaseId() != null) {
                     release(a.leaseId());

@@ -26,6 +26,11 @@ final class FarmEvents {
         }
     }
 
+    /** An agent long dead and forgotten: if it returns, it is announced as joining. */
+    void forget(String agentId) {
+        if (agentsAlive.remove(agentId) != null) LOG.info(() -> "agent " + agentId + " forgotten: dead for " + Dispatcher.FORGET_DEAD_MS / 3_600_000 + " h");
+    }
+
     void sweep(SweepRun.Status s) {
         String was = sweepStates.put(s.id(), s.state());
         if (s.state().equals(was)) return;

@@ -360,6 +360,12 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
     }
 
+    @Override public void agentForgotten(String agentId) {
+        events.forget(agentId);
+        vertx.sharedData().<String, String>getAsyncMap(AGENTS_MAP).compose(m -> m.remove(agentId))
+                .onFailure(t -> LOG.warning(() -> "agent " + agentId + " was forgotten here but stays in the cluster's agent map: " + t.getMessage()));
+    }
+
     @Override public void classStarted(SweepRun sweep, String deviceClass, DeviceProfile profile, int cores, int vectorBits, long at) {
         replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, profile, cores, vectorBits, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
                 + ": the start of class " + deviceClass + " is not kept on two disks (a leader without it begins the class anew): " + t.getMessage()));

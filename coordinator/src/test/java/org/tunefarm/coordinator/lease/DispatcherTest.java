@@ -308,6 +308,55 @@ class DispatcherTest {
     }
 
     @Test
+    void anAgentDeadForADayIsForgottenAndMayRegisterAfresh() {
+        List<String> forgotten = new ArrayList<>();
+        dispatcher = new Dispatcher(() -> now, HEARTBEAT_MS, new Dispatcher.Listener() {
+            @Override public void agentForgotten(String agentId) {
+                forgotten.add(agentId);
+            }
+        });
+        sweep = new SweepRun("sw1", SweepSpecReader.read(SPEC), now);
+        dispatcher.add(sweep);
+        register("a1");
+        register("a2");
+        now += 3 * HEARTBEAT_MS + 1;
+        dispatcher.heartbeat(new Heartbeat("a2", null, SensorReading.NONE));
+        dispatcher.tick();
+        assertFalse(agent("a1").alive());
+        now += Dispatcher.FORGET_DEAD_MS - 10 * HEARTBEAT_MS;
+        dispatcher.heartbeat(new Heartbeat("a2", null, SensorReading.NONE));
+        dispatcher.tick();
+        assertEquals(List.of(), forgotten, "dead, but not for a day yet");
+        now += 20 * HEARTBEAT_MS;
+        dispatcher.heartbeat(new Heartbeat("a2", null, SensorReading.NONE));
+        dispatcher.tick();
+        assertEquals(List.of("a1"), forgotten);
+        assertEquals(List.of("a2"), dispatcher.agents().stream().map(AgentInfo::agentId).toList(), "a live agent is never forgotten");
+        assertRefused("agentId", () -> dispatcher.pull("a1"));
+        register("a1");
+        pull("a1");
+    }
+
+    @Test
+    void expiredLeasesAreRememberedBoundedly() {
+        start(SPEC, 3_600_000);
+        register("a1");
+        Lease first = pull("a1");
+        now = first.deadline() + 1;
+        dispatcher.tick();
+        Report late = new Report("a1", first.leaseId(), List.of(ok(first, first.candidates().get(0))), true);
+        ProtocolException e = assertThrows(ProtocolException.class, () -> dispatcher.check(late));
+        assertTrue(e.getMessage().contains("has expired"), e.getMessage());
+        for (int i = 0; i < Dispatcher.EXPIRED_KEPT; i++) {
+            Lease l = pull("a1");
+            now = l.deadline() + 1;
+            dispatcher.tick();
+        }
+        e = assertThrows(ProtocolException.class, () -> dispatcher.check(late));
+        assertTrue(e.getMessage().contains("unknown lease"), "the oldest expiry is forgotten: " + e.getMessage());
+    }
+
+    @Test
     void expiredLeaseReturnsBatchToQueue() {
         start(SPEC, 3_600_000); // heartbeats never run out here: only the deadline can expire the lease
         register("a1");
