@@ -103,13 +103,23 @@ public final class Dispatcher {
     /** A lease, when it was lent, and the candidates not yet reported under it. */
     private record Held(Lease lease, long lentAt, Map<Long, Lease.Candidate> open) {}
 
+    /** Where the sweeps' strategies do heavy work; null: in the proposing call (tests, deterministic). */
+    private final java.util.concurrent.Executor strategyWork;
+
     public Dispatcher(LongSupplier clock, long heartbeatMs, Listener listener) {
+        this(clock, heartbeatMs, listener, null);
+    }
+
+    /** @param strategyWork where the strategies of its sweeps refit their models, off the thread that drives this dispatcher */
+    public Dispatcher(LongSupplier clock, long heartbeatMs, Listener listener, java.util.concurrent.Executor strategyWork) {
         this.clock = clock;
         this.heartbeatMs = heartbeatMs;
         this.listener = listener;
+        this.strategyWork = strategyWork;
     }
 
     public void add(SweepRun sweep) {
+        sweep.strategyWorkIn(strategyWork);
         sweeps.put(sweep.id(), sweep);
         listener.sweepChanged(sweep);
     }

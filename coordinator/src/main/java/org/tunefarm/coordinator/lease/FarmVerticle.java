@@ -90,7 +90,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     @Override public Future<?> start() throws Exception {
-        dispatcher = new Dispatcher(System::currentTimeMillis, heartbeatMs, this);
+        dispatcher = new Dispatcher(System::currentTimeMillis, heartbeatMs, this, StrategyWork.shared());
         table = new TableService(vertx);
         classes = new ClassProfiles(vertx);
         // Consumers come last: until this leader knows every record, agents get "no handler" and retry.

@@ -17,6 +17,8 @@ import org.tunefarm.space.SearchSpace;
  */
 final class History {
     private final ValidPoints valid;
+    /** Where a strategy may run its heavy work (a model's refit) apart from proposing; null: in the proposing call. */
+    private final java.util.concurrent.Executor background;
     private final Set<Long> proposed = new HashSet<>();
     private final Map<Long, Result> results = new HashMap<>();
     private final List<Long> order = new ArrayList<>();
@@ -25,8 +27,16 @@ final class History {
     private double bestTime = Double.POSITIVE_INFINITY;
 
     History(ValidPoints valid) {
-        this.valid = valid;
+        this(valid, null);
     }
+
+    History(ValidPoints valid, java.util.concurrent.Executor background) {
+        this.valid = valid;
+        this.background = background;
+    }
+
+    /** Where heavy work may run off the proposing thread; null when it must run in the call (replays, tests: deterministic). */
+    java.util.concurrent.Executor background() { return background; }
 
     SearchSpace space() { return valid.space(); }
 

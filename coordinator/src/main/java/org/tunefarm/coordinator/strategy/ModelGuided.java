@@ -26,6 +26,12 @@ import org.tunefarm.space.SearchSpace;
  * on every one, so proposals stay cheap. The pool is every unmeasured point when the space is
  * small enough, else the neighbourhoods of the best points plus mutations and random samples.
  *
+ * <p>Where the search has a background executor (the farm's leader), a refit runs there: the
+ * proposing thread takes the training set and the points to rank as they are, and goes on
+ * proposing from the previous ranking (or at random, before the first) until the new one is
+ * ready, so the leader's event loop never fits a model. Without one (a replay) the refit runs in
+ * the proposing call, and a seed gives the same proposals every time.
+ *
  * <p>Transfer: records of other device classes ({@link Prior}) join the training set with their
  * times divided by their class's best and a feature marking them foreign, so the first model
  * already knows which regions were fast elsewhere, and the measured points soon override it.
@@ -59,6 +65,12 @@ final class ModelGuided implements Strategy {
     private final List<Double> priorY = new ArrayList<>();
     private final Deque<Long> ranked = new ArrayDeque<>();
     private int fittedAt = -1;
+    /** A ranking fitted in the background, waiting to replace {@link #ranked}; null when none is. */
+    private final java.util.concurrent.atomic.AtomicReference<long[]> fitted = new java.util.concurrent.atomic.AtomicReference<>();
+    /** Whether a refit runs in the background now: one at a time. */
+    private final java.util.concurrent.atomic.AtomicBoolean refitting = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Whether a ranking was installed yet: until then proposals are random. */
+    private boolean modelled;
     // Features of points already seen; listed spaces are scored whole after every refit.
     private final Map<Long, double[]> featureCache = new HashMap<>();
 
@@ -107,10 +119,15 @@ final class ModelGuided implements Strategy {
     }
 
     private long next() {
+        long[] ready = fitted.getAndSet(null);
+        if (ready != null) install(ready);
         int results = history.measuredCount();
         boolean canFit = !priorX.isEmpty() || results >= Math.min(initial, 4) && history.proposedCount() >= initial;
-        if (canFit && (fittedAt < 0 || results - fittedAt >= interval(results))) refit();
-        if (fittedAt >= 0 && rng.nextDouble() >= explore) {
+        if (canFit && (fittedAt < 0 || results - fittedAt >= interval(results)) && !refitting.get()) refit();
+        // A search that starts from other classes' records waits for its first model rather than
+        // spend its first proposals at random: that model is what the records are for.
+        if (!modelled && refitting.get() && !priorX.isEmpty()) return -1;
+        if (modelled && rng.nextDouble() >= explore) {
             while (!ranked.isEmpty()) {
                 long i = ranked.pollFirst();
                 if (history.claim(i)) return i;
@@ -126,8 +143,62 @@ final class ModelGuided implements Strategy {
         return retrain > 0 ? retrain : Math.max(4, results / 10);
     }
 
+    private void install(long[] ranking) {
+        ranked.clear();
+        for (long i : ranking) ranked.add(i);
+        modelled = true;
+    }
+
+    /** The training set, as the history holds it now: features, and log time over the best. */
+    private record TrainingSet(double[][] x, double[] y, BoostedTrees.Params params) {}
+
     private void refit() {
         fittedAt = history.measuredCount();
+        TrainingSet t = trainingSet();
+        java.util.concurrent.Executor background = history.background();
+        if (background == null) {
+            BoostedTrees model = BoostedTrees.fit(t.x(), t.y(), t.params(), rng);
+            long[] candidates = candidates();
+            install(rank(model, candidates, rows(candidates)));
+            return;
+        }
+        // The points to rank and their features are taken here, where the history and the
+        // feature cache live; the fit and the ranking run apart, on their own random stream.
+        long[] candidates = candidates();
+        double[][] rows = rows(candidates);
+        SplittableRandom fitRng = rng.split();
+        refitting.set(true);
+        try {
+            background.execute(() -> {
+                try {
+                    fitted.set(rank(BoostedTrees.fit(t.x(), t.y(), t.params(), fitRng), candidates, rows));
+                } finally {
+                    refitting.set(false);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            refitting.set(false); // the farm is stopping: no model, proposals go on at random
+        }
+    }
+
+    private double[][] rows(long[] candidates) {
+        double[][] rows = new double[candidates.length][];
+        for (int j = 0; j < candidates.length; j++) rows[j] = features(candidates[j], 0);
+        return rows;
+    }
+
+    /** The candidates, best predicted first. */
+    private static long[] rank(BoostedTrees model, long[] candidates, double[][] rows) {
+        double[] score = model.predict(rows);
+        Integer[] byScore = new Integer[candidates.length];
+        for (int j = 0; j < byScore.length; j++) byScore[j] = j;
+        Arrays.sort(byScore, (a, b) -> Double.compare(score[a], score[b]));
+        long[] out = new long[candidates.length];
+        for (int j = 0; j < out.length; j++) out[j] = candidates[byScore[j]];
+        return out;
+    }
+
+    private TrainingSet trainingSet() {
         List<Long> measured = history.measured();
         double worst = Double.NEGATIVE_INFINITY;
         for (long i : measured) {
@@ -152,16 +223,7 @@ final class ModelGuided implements Strategy {
         // Few points support only main effects; deeper interactions are learnt as data grows.
         int depth = Math.max(1, Math.min(params.depth(), 31 - Integer.numberOfLeadingZeros(Math.max(1, measured.size() / growth))));
         BoostedTrees.Params p = new BoostedTrees.Params(params.trees(), depth, params.rate(), params.minLeaf(), params.subsample());
-        BoostedTrees model = BoostedTrees.fit(x, y, p, rng);
-        long[] candidates = candidates();
-        double[][] rows = new double[candidates.length][];
-        for (int j = 0; j < candidates.length; j++) rows[j] = features(candidates[j], 0);
-        double[] score = model.predict(rows);
-        Integer[] byScore = new Integer[candidates.length];
-        for (int j = 0; j < byScore.length; j++) byScore[j] = j;
-        Arrays.sort(byScore, (a, b) -> Double.compare(score[a], score[b]));
-        ranked.clear();
-        for (int j : byScore) ranked.add(candidates[j]);
+        return new TrainingSet(x, y, p);
     }
 
     /** Unproposed points to rank: all of them when few enough, else the best points' surroundings and a random sample. */

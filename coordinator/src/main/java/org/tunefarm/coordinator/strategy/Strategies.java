@@ -83,11 +83,21 @@ public final class Strategies {
      * @throws IllegalArgumentException naming an unknown strategy or option, or an ill-typed value
      */
     public static Strategy create(String name, SearchSpace space, Map<String, ?> options, long seed, List<Prior> priors) {
+        return create(name, space, options, seed, priors, null);
+    }
+
+    /**
+     * @param background where heavy work of the strategy (a model's refit) runs, so that proposing
+     *                   stays cheap on the caller's thread (the leader's event loop); null runs it
+     *                   in the proposing call, which makes a replay deterministic
+     */
+    public static Strategy create(String name, SearchSpace space, Map<String, ?> options, long seed, List<Prior> priors,
+                                  java.util.concurrent.Executor background) {
         Entry e = entry(name);
         Options o = Options.of(e.name(), e.allOptions(), options);
         if (o.integer("budget") < 0) throw new IllegalArgumentException("strategy '" + e.name() + "': option 'budget' must be >= 0");
         if (o.number("timeLimit") < 0) throw new IllegalArgumentException("strategy '" + e.name() + "': option 'timeLimit' must be >= 0");
-        History history = new History(new ValidPoints(space));
+        History history = new History(new ValidPoints(space), background);
         Strategy s = e.factory().create(history, o, new SplittableRandom(seed), List.copyOf(priors));
         return new Budgeted(s, history, o.integer("budget"), o.number("timeLimit"), System::nanoTime);
     }

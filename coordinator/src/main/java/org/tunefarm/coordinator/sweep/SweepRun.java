@@ -37,6 +37,8 @@ public final class SweepRun {
     private int priority;
     /** When this sweep last got a lease, in the dispatcher's count: equal priorities take turns by it. */
     private long lastLeased;
+    /** Where its strategies refit their models; null: in the proposing call. */
+    private java.util.concurrent.Executor strategyWork;
 
     public SweepRun(String id, SweepSpec spec, long createdAt) {
         this.id = id;
@@ -46,6 +48,11 @@ public final class SweepRun {
         // the sweep (and price its records in GFLOP/s) before any agent has re-registered.
         this.family = spec.command() != null ? new CommandKernelSpec(spec.command()) : KernelSpecs.get(spec.kernel());
         this.priority = spec.priority();
+    }
+
+    /** Where the strategies of searches begun from now on do their heavy work (see {@code Strategies.create}); null: in the call. */
+    public void strategyWorkIn(java.util.concurrent.Executor executor) {
+        this.strategyWork = executor;
     }
 
     public int priority() { return priority; }
@@ -147,7 +154,7 @@ public final class SweepRun {
                     }
                 }
                 List<String> from = priors.stream().map(Prior::deviceClass).distinct().sorted().toList();
-                out.add(new Search(key, c, space, Strategies.create(s.name(), space, s.options(), seed, priors), family.defaultConfig(key, cores),
+                out.add(new Search(key, c, space, Strategies.create(s.name(), space, s.options(), seed, priors, strategyWork), family.defaultConfig(key, cores),
                         s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, from,
                         spec.fidelity().finalists(), spec.objective()));
             }

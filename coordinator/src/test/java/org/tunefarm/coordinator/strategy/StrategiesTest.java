@@ -92,4 +92,44 @@ class StrategiesTest {
         }
         assertTrue(hits >= 8, "warm-started model should propose the prior optimum first, did in " + hits + "/10");
     }
+
+    @Test
+    void aModelWithABackgroundExecutorNeverFitsInTheProposingCall() {
+        SearchSpace space = TestSpaces.medium();
+        List<Runnable> queued = new ArrayList<>();
+        Strategy s = Strategies.create("model", space, Map.of("explore", 0.0, "initial", 8, "retrain", 4), 3, List.of(), queued::add);
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 8; i++) {
+            for (long p : s.propose(1)) {
+                assertTrue(seen.add(p), "never proposed twice");
+                s.tell(p, TestSpaces.measure(space, p));
+            }
+        }
+        // Enough results for a model: its fit is handed to the executor, and proposals go on meanwhile.
+        for (int i = 0; i < 12; i++) {
+            for (long p : s.propose(1)) {
+                assertTrue(seen.add(p), "never proposed twice");
+                s.tell(p, TestSpaces.measure(space, p));
+            }
+        }
+        assertEquals(1, queued.size(), "one refit at a time, however many results arrive meanwhile");
+        assertEquals(20, seen.size(), "proposals did not wait for the model");
+        // The fit runs (here, on this thread as a worker would); the next proposals follow its ranking,
+        // which puts the bowl's bottom, never proposed yet, near the top.
+        queued.remove(0).run();
+        long optimum = space.index(Map.of("a", 5, "b", 2, "c", "y"));
+        List<Long> next = new ArrayList<>();
+        while (next.size() < 10 && !seen.contains(optimum)) {
+            List<Long> p = s.propose(1);
+            if (p.isEmpty()) break;
+            next.addAll(p);
+            seen.addAll(p);
+            s.tell(p.get(0), TestSpaces.measure(space, p.get(0)));
+            for (Runnable r : new ArrayList<>(queued)) {
+                queued.remove(r);
+                r.run();
+            }
+        }
+        assertTrue(seen.contains(optimum), "the fitted model leads to the optimum within 10 more proposals: " + next);
+    }
 }
