@@ -66,6 +66,8 @@ public final class Dispatcher {
      * state and the cluster's agent map forever. An agent that returns registers afresh.
      */
     public static final long FORGET_DEAD_MS = 24 * 3_600_000L;
+    /** A sweep over (done or cancelled) this long lets its searches go, keeping its final status ({@link SweepRun#retire}). */
+    public static final long RETIRE_AFTER_MS = 10 * 60_000L;
     /** Expired lease ids kept to explain a late report ("has expired"), newest kept; older ones read as unknown. */
     static final int EXPIRED_KEPT = 4096;
 
@@ -92,6 +94,8 @@ public final class Dispatcher {
         }
     };
     static final int COMPLETED_KEPT = 4096;
+    /** When each sweep not yet retired was first seen over, by id. */
+    private final Map<String, Long> overSince = new HashMap<>();
     /** When each agent was last published because of a heartbeat. */
     private final Map<String, Long> seenPublished = new HashMap<>();
     /** Leases lent so far: sweeps of equal priority take turns by when they last got one. */
@@ -358,6 +362,14 @@ public final class Dispatcher {
             if (now > h.lease().deadline()) {
                 release(h.lease().leaseId());
                 listener.leaseExpired(EXPIRED_DEADLINE);
+            }
+        }
+        for (SweepRun s : sweeps.values()) {
+            if (s.retired() || !(s.cancelled() || s.done(now))) continue;
+            long since = overSince.computeIfAbsent(s.id(), id -> now);
+            if (now - since >= RETIRE_AFTER_MS) {
+                s.retire(now);
+                overSince.remove(s.id());
             }
         }
     }

@@ -39,6 +39,8 @@ public final class SweepRun {
     private long lastLeased;
     /** Where its strategies refit their models; null: in the proposing call. */
     private java.util.concurrent.Executor strategyWork;
+    /** The final status of a sweep that let its searches go ({@link #retire}); null while it keeps them. */
+    private Status retired;
 
     public SweepRun(String id, SweepSpec spec, long createdAt) {
         this.id = id;
@@ -60,6 +62,25 @@ public final class SweepRun {
     public boolean paused() { return paused; }
 
     public boolean cancelled() { return cancelled; }
+
+    /**
+     * Lets the searches of a sweep that is over (done or cancelled) go, keeping only its final
+     * status: their histories and models are a sweep's largest state, and a season of sweeps
+     * would otherwise keep every one of them on the leader for good. Nothing is lost: the table
+     * is derived from the records, not from the searches, and a done sweep never lends again.
+     * Records of it that still arrive (a late copy) change nothing. No-op while it is not over.
+     */
+    public void retire(long now) {
+        if (retired != null || !(cancelled || done(now))) return;
+        retired = status(now);
+        byClass.clear();
+        backlog.clear();
+    }
+
+    /** Whether {@link #retire} let the searches go. */
+    public boolean retired() {
+        return retired != null;
+    }
 
     /** Whether agents may be lent this sweep's work now. */
     public boolean leasable(long now) {
@@ -140,6 +161,7 @@ public final class SweepRun {
      *            start passes its original moment)
      */
     public List<Search> searches(String deviceClass, int cores, int vectorBits, int registers, long now) {
+        if (retired != null) return List.of();
         return byClass.computeIfAbsent(deviceClass, c -> {
             List<Search> out = new ArrayList<>();
             for (KernelKey key : spec.keys()) {
@@ -168,6 +190,7 @@ public final class SweepRun {
 
     /** A durable record of this sweep: applied to its search, or kept (as its outcome) until the class begins. */
     public void recorded(org.tunefarm.measure.Measurement m) {
+        if (retired != null) return;
         List<Search> l = byClass.get(m.deviceClass());
         if (l != null) {
             for (Search x : l) if (x.key().equals(m.key())) x.recorded(m);
@@ -186,17 +209,22 @@ public final class SweepRun {
     }
 
     public boolean hasClass(String deviceClass) {
+        if (retired != null) return retired.searches().stream().anyMatch(p -> p.deviceClass().equals(deviceClass));
         return byClass.containsKey(deviceClass);
     }
 
     /** Done when every targeted class that has started is done, and at least one has. */
     public boolean done(long now) {
+        if (retired != null) return !cancelled;
         if (byClass.isEmpty()) return false;
         for (String c : spec.deviceClasses()) if (!byClass.containsKey(c)) return false;
         return byClass.values().stream().flatMap(List::stream).allMatch(s -> s.done(now));
     }
 
     public Status status(long now) {
+        if (retired != null) {
+            return new Status(id, spec.name(), spec.kernel(), state(now), priority, createdAt, retired.searches(), spec);
+        }
         List<Search.Progress> ps = byClass.values().stream().flatMap(List::stream).map(s -> s.progress(now)).toList();
         return new Status(id, spec.name(), spec.kernel(), state(now), priority, createdAt, ps, spec);
     }

@@ -357,6 +357,35 @@ class DispatcherTest {
     }
 
     @Test
+    void aSweepOverForTenMinutesLetsItsSearchesGoAndKeepsItsStatus() {
+        start();
+        register("a1");
+        Lease first = null;
+        while (true) {
+            Work w = dispatcher.pull("a1");
+            if (w.lease() == null) break;
+            if (first == null) first = w.lease();
+            reportAll(w.lease());
+        }
+        assertEquals("done", sweep.state(now));
+        SweepRun.Status before = sweep.status(now);
+        dispatcher.tick();
+        now += Dispatcher.RETIRE_AFTER_MS - 1;
+        dispatcher.tick();
+        assertFalse(sweep.retired(), "not yet");
+        now += 1;
+        dispatcher.tick();
+        assertTrue(sweep.retired());
+        assertNull(sweep.search(CLASS, KEY.id()), "its searches are gone");
+        assertEquals(before.searches(), sweep.status(now).searches(), "the status it ended with is kept");
+        assertEquals("done", sweep.status(now).state());
+        assertTrue(sweep.hasClass(CLASS));
+        assertNull(dispatcher.pull("a1").lease(), "a retired sweep lends nothing");
+        sweep.recorded(ok(first, first.candidates().get(1))); // a late copy of one of its records changes nothing
+        assertEquals(before.searches(), sweep.status(now).searches());
+    }
+
+    @Test
     void expiredLeaseReturnsBatchToQueue() {
         start(SPEC, 3_600_000); // heartbeats never run out here: only the deadline can expire the lease
         register("a1");
