@@ -1,0 +1,53 @@
+package org.tunefarm.coordinator.scale;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tunefarm.protocol.Protocol;
+
+/**
+ * {@code bench farm --quick} end to end: a real leader and replica serve simulated agents over
+ * their own bridge connections; every agent is served, and the figures the bench prints agree
+ * with each other and with what the coordinators recorded.
+ */
+class FarmBenchTest {
+
+    @TempDir Path dir;
+
+    @Test void simulatedAgentsAreAllServedAndTheFiguresAgree() throws Exception {
+        FarmRun.Outcome o = new FarmRun(new FarmRun.Settings(List.of(1, 4), 50, 3, 1, 8, false, 0, 1, dir), System.err).run();
+        System.out.println("bench farm --quick: " + Protocol.write(o));
+
+        assertTrue(o.everyAgentServed(), o.toString());
+        assertEquals(List.of(1, 4), o.steps().stream().map(FarmStep::agents).toList());
+        for (FarmStep s : o.steps()) {
+            assertEquals(s.agents(), s.agentsServed(), s.toString());
+            assertEquals(0, s.errors(), s.firstError());
+            assertTrue(s.candidates() > 0 && s.seconds() > 0, s.toString());
+            // No agent can beat its candidates' own time: 50 ms each, so at most 20 a second per agent.
+            assertTrue(s.throughput() <= s.agents() * 20.0 * 1.05, "throughput above what the agents can measure: " + s);
+            assertTrue(s.efficiency() > 0 && s.efficiency() <= 1.5, s.toString());
+            assertTrue(s.dispatchP50Ms() > 0 && s.dispatchP99Ms() >= s.dispatchP50Ms(), s.toString());
+            assertTrue(s.overheadP50Ms() > 0 && s.ackP50Ms() > 0, s.toString());
+            // The leader's log gained a record per acknowledged candidate (closing reports carry none), give or take the window's edges.
+            assertTrue(Math.abs(s.recordsPerSecond() - s.throughput()) <= 0.2 * s.throughput() + 2, s.toString());
+            assertTrue(s.coordinatorCpuShare() > 0 && s.replicaCpuShare() > 0, "both coordinators worked: " + s);
+            assertTrue(s.heapMb() > 0, s.toString());
+        }
+        assertEquals(1.0, o.steps().get(0).efficiency(), 1e-9, "the 1-agent step is the base");
+        assertTrue(o.steps().get(1).throughput() > o.steps().get(0).throughput(), "four agents measure more than one: " + o.steps());
+    }
+
+    @Test void badSettingsAreRefusedWithTheOptionNamed() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new FarmRun.Settings(List.of(1, 0), 50, 3, 1, 8, false, 0, 1, dir));
+        assertTrue(e.getMessage().contains("--agents"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new FarmRun.Settings(List.of(4), 0, 3, 1, 8, false, 0, 1, dir));
+        assertTrue(e.getMessage().contains("--candidate-ms"), e.getMessage());
+        assertEquals(List.of(1, 4), new FarmRun.Settings(List.of(4), 50, 3, 1, 8, false, 0, 1, dir).agents(), "the 1-agent base is added");
+    }
+}
