@@ -29,10 +29,10 @@ import org.tunefarm.protocol.Protocol;
  * {@code bench farm}: the farm's dispatch and ingest under many agents. A leading coordinator and
  * a replica run as their own processes (so an acknowledgement means two disks, as in production);
  * this JVM holds the simulated agents ({@link SimulatedAgent}), each with its own bridge
- * connection. For each agent count a sleep sweep is submitted over REST, sized so the agents
- * cannot finish it within the step, and measured over a window that opens once every agent holds
+ * connection. For each agent count sleep sweeps are submitted over REST, sized so the agents
+ * cannot finish them within the step, and measured over a window that opens once every agent holds
  * a lease (plus a warm-up) and closes after the step's seconds, or earlier if the sweep runs dry;
- * then the sweep is cancelled and the agents disconnect. With real agents ({@link RealAgentsRun})
+ * then the sweeps are cancelled and the agents disconnect. With real agents ({@link RealAgentsRun})
  * the agent processes measure a sweep to its end instead, and the overhead is read from records.
  */
 public final class FarmRun {
@@ -77,6 +77,8 @@ public final class FarmRun {
             List.of(), Map.of("bench", "farm"));
     /** Candidates in one sleep shape (its 506 valid points and the baseline). */
     static final int SHAPE_CANDIDATES = 507;
+    /** A sweep holds at most this many shapes; a step that needs more runs several sweeps of equal priority, which take turns. */
+    private static final int SHAPES_PER_SWEEP = 256;
     /** At most this many agents connect and register at once: the bridge admits 512 unregistered connections per address. */
     private static final int JOINING_AT_ONCE = 128;
 
@@ -150,7 +152,11 @@ public final class FarmRun {
         double stepSeconds = s.warmupSeconds() + seconds + 5;
         long needed = (long) Math.ceil(n * stepSeconds * 1000.0 / s.candidateMs() * 1.2) + (long) n * s.batch();
         int shapes = (int) Math.max(1, (needed + SHAPE_CANDIDATES - 1) / SHAPE_CANDIDATES);
-        String sweep = submit(sweepSpec("bench-farm-" + n, shapes, 100, s.batch(), "{minSamples: 10, minSampleMs: 1, maxWarmupMs: 5, timeoutMs: 10000, finalists: 0}"));
+        List<String> sweeps = new ArrayList<>();
+        for (int first = 0; first < shapes; first += SHAPES_PER_SWEEP) {
+            sweeps.add(submit(sweepSpec("bench-farm-" + n, Math.min(SHAPES_PER_SWEEP, shapes - first), 100 + first, s.batch(),
+                    "{minSamples: 10, minSampleMs: 1, maxWarmupMs: 5, timeoutMs: 10000, finalists: 0}")));
+        }
         agents.forEach(SimulatedAgent::work);
         await("every agent holds a lease", Duration.ofSeconds(60 + n / 10), () -> agents.stream().allMatch(a -> a.firstLeaseNs() != 0));
 
@@ -177,7 +183,7 @@ public final class FarmRun {
         Gauges g1 = gauges();
         double wall = (to - from) / 1e9;
 
-        post("/api/sweeps/" + sweep + "/cancel", "");
+        for (String sweep : sweeps) post("/api/sweeps/" + sweep + "/cancel", "");
         Future.all(agents.stream().map(SimulatedAgent::stop).toList()).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         Future.all(agents.stream().map(SimulatedAgent::close).toList()).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         double heapMb = LiveHeap.mb(leader, log);
@@ -209,9 +215,13 @@ public final class FarmRun {
         double[] d = dispatch.stream().mapToDouble(Double::doubleValue).toArray();
         double[] o = overhead.stream().mapToDouble(Double::doubleValue).toArray();
         double[] k = ack.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] loop = ThreadClocks.busiest(g0.leaderThreads(), g1.leaderThreads(), "vert.x-eventloo", wall);
         return new FarmStep(n, candidates, round(wall), round(candidates / wall), Double.NaN, round(Percentiles.of(d, 0.5)), round(Percentiles.of(d, 0.99)),
                 round((g1.records() - g0.records()) / wall), share(g0.leaderCpuNs(), g1.leaderCpuNs(), wall), share(g0.replicaCpuNs(), g1.replicaCpuNs(), wall),
-                share(g0.benchCpuNs(), g1.benchCpuNs(), wall), round(heapMb), round(Percentiles.of(o, 0.5)), round(Percentiles.of(o, 0.9)),
+                share(g0.benchCpuNs(), g1.benchCpuNs(), wall), round(loop[0]), round(loop[1]),
+                round(ThreadClocks.totalWait(g0.leaderThreads(), g1.leaderThreads(), wall)),
+                round(meanMs(g0.leaderSyncS(), g1.leaderSyncS(), g0.leaderSyncs(), g1.leaderSyncs())),
+                round(meanMs(g0.replicaSyncS(), g1.replicaSyncS(), g0.replicaSyncs(), g1.replicaSyncs())), round(heapMb), round(Percentiles.of(o, 0.5)), round(Percentiles.of(o, 0.9)),
                 round(Percentiles.of(k, 0.5)), round(Percentiles.of(k, 0.99)), served, ranDry, errors, firstError);
     }
 
@@ -226,26 +236,34 @@ public final class FarmRun {
         Future.all(joined).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
     }
 
-    /** Process CPU times (ns) of the two coordinators and this JVM, and the leader's record count. */
-    private record Gauges(long leaderCpuNs, long replicaCpuNs, long benchCpuNs, double records) {}
+    /**
+     * Process CPU times (ns) of the two coordinators and this JVM, the leader's record count, each
+     * coordinator's record-log sync timer (seconds in total, and appends), and the leader's threads' clocks.
+     */
+    private record Gauges(long leaderCpuNs, long replicaCpuNs, long benchCpuNs, double records, double leaderSyncS, double leaderSyncs,
+                          double replicaSyncS, double replicaSyncs, Map<Long, ThreadClocks.Clock> leaderThreads) {}
 
     private Gauges gauges() throws Exception {
         long bench = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-        return new Gauges(cpuNs(leader.pid()), cpuNs(replica.pid()), bench, records(leader));
+        String l = leader.text("/metrics", Duration.ofSeconds(30));
+        String r = replica.text("/metrics", Duration.ofSeconds(30));
+        return new Gauges(cpuNs(leader.pid()), cpuNs(replica.pid()), bench, metric(l, "tunefarm_records_total"),
+                metric(l, "tunefarm_record_log_sync_seconds_sum"), metric(l, "tunefarm_record_log_sync_seconds_count"),
+                metric(r, "tunefarm_record_log_sync_seconds_sum"), metric(r, "tunefarm_record_log_sync_seconds_count"), ThreadClocks.of(leader.pid()));
+    }
+
+    /** The sum of a Prometheus metric's series in a /metrics text. */
+    private static double metric(String text, String name) {
+        double n = 0;
+        for (String line : text.split("\n")) {
+            if (line.startsWith(name + "{") || line.startsWith(name + " ")) n += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        }
+        return n;
     }
 
     private static long cpuNs(long pid) {
         return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos)
                 .orElseThrow(() -> new IllegalStateException("the CPU time of process " + pid + " cannot be read on this system"));
-    }
-
-    /** Records the coordinator has made durable: its {@code tunefarm_records_total} counters, every status. */
-    static double records(CoordinatorProcess c) throws Exception {
-        double n = 0;
-        for (String line : c.text("/metrics", Duration.ofSeconds(30)).split("\n")) {
-            if (line.startsWith("tunefarm_records_total")) n += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        }
-        return n;
     }
 
     /** A sleep sweep over {@code shapes} shapes, every point of each: exhaustive, no finalists. */
@@ -297,6 +315,11 @@ public final class FarmRun {
             if (System.nanoTime() > end) throw new IllegalStateException(what + ": not within " + within);
             Thread.sleep(20);
         }
+    }
+
+    /** Mean of a timer between two readings, ms; NaN when nothing was timed. */
+    private static double meanMs(double sum0, double sum1, double count0, double count1) {
+        return count1 > count0 ? (sum1 - sum0) / (count1 - count0) * 1000 : Double.NaN;
     }
 
     private static double share(long cpu0, long cpu1, double wall) {

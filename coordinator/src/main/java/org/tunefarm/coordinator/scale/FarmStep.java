@@ -12,6 +12,12 @@ package org.tunefarm.coordinator.scale;
  * @param coordinatorCpuShare the leader process's CPU seconds per wall second in the window (1 = one core busy)
  * @param replicaCpuShare     the same for the replica
  * @param agentsCpuShare      the same for this JVM, which holds every simulated agent
+ * @param leaderLoopCpuShare  the leader's busiest event loop (the farm verticle's, under load): CPU seconds per wall second
+ * @param leaderLoopWaitShare that loop's time runnable but waiting for a core, per wall second (Linux; NaN elsewhere):
+ *                            busy plus waiting near 1 means the loop was the limit, or the machine was
+ * @param leaderWaitShare     all the leader's threads' time waiting for a core, per wall second
+ * @param leaderSyncMs        the leader's record-log sync timer, mean in the window: an append's wait for its group's fsync
+ * @param replicaSyncMs       the same on the replica, for the copies (the acknowledgement waits for the leader's, then the replica's)
  * @param heapMb              the leader's live heap after the step (after a full collection)
  * @param overheadP50Ms       per candidate, the agent's time from one candidate's end to the next one's
  *                            start: the farm's own overhead (report and acknowledgement; at lease
@@ -23,11 +29,12 @@ package org.tunefarm.coordinator.scale;
  */
 public record FarmStep(int agents, long candidates, double seconds, double throughput, double efficiency, double dispatchP50Ms,
                        double dispatchP99Ms, double recordsPerSecond, double coordinatorCpuShare, double replicaCpuShare, double agentsCpuShare,
-                       double heapMb, double overheadP50Ms, double overheadP90Ms, double ackP50Ms, double ackP99Ms, int agentsServed,
+                       double leaderLoopCpuShare, double leaderLoopWaitShare, double leaderWaitShare,
+                       double leaderSyncMs, double replicaSyncMs, double heapMb, double overheadP50Ms, double overheadP90Ms, double ackP50Ms, double ackP99Ms, int agentsServed,
                        boolean ranDry, int errors, String firstError) {
 
     FarmStep withEfficiency(double e) {
         return new FarmStep(agents, candidates, seconds, throughput, e, dispatchP50Ms, dispatchP99Ms, recordsPerSecond, coordinatorCpuShare,
-                replicaCpuShare, agentsCpuShare, heapMb, overheadP50Ms, overheadP90Ms, ackP50Ms, ackP99Ms, agentsServed, ranDry, errors, firstError);
+                replicaCpuShare, agentsCpuShare, leaderLoopCpuShare, leaderLoopWaitShare, leaderWaitShare, leaderSyncMs, replicaSyncMs, heapMb, overheadP50Ms, overheadP90Ms, ackP50Ms, ackP99Ms, agentsServed, ranDry, errors, firstError);
     }
 }
