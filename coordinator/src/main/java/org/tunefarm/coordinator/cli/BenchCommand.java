@@ -159,7 +159,8 @@ final class BenchCommand {
         @Option(names = "--real-shapes", defaultValue = "1", description = "The real agents' sweep: sleep shapes of 507 candidates (default: ${DEFAULT-VALUE}).")
         int realShapes;
 
-        @Option(names = "--quick", description = "A smoke run: 1 and 4 agents, 3-second windows, no warm-up step.")
+        @Option(names = "--quick", description = "A smoke run: 1 and 4 agents, 3-second windows, no warm-up step; with --real-agents, "
+                + "97 candidates a shape.")
         boolean quick;
 
         @Option(names = "--dir", description = "Where the coordinators (and real agents) keep data and logs (default: a new temporary folder).")
@@ -169,7 +170,7 @@ final class BenchCommand {
             FarmRun.Settings settings;
             try {
                 settings = new FarmRun.Settings(agents != null ? agents : quick ? java.util.List.of(1, 4) : java.util.List.of(1, 8, 64, 256), candidateMs,
-                        seconds != null ? seconds : quick ? 3 : 10, warmup != null ? warmup : quick ? 1 : 2, batch, !quick, realAgents, realShapes,
+                        seconds != null ? seconds : quick ? 3 : 10, warmup != null ? warmup : quick ? 1 : 2, batch, quick, realAgents, realShapes,
                         dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-farm-"));
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), e.getMessage());

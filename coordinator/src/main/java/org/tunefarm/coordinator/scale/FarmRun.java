@@ -42,11 +42,12 @@ public final class FarmRun {
      * @param candidateMs   how long each simulated candidate takes
      * @param seconds       each step's measured window
      * @param warmupSeconds the step's run before its window opens, once every agent holds a lease
-     * @param warmupStep    whether an unreported step runs first, so the coordinators' JIT is warm for the 1-agent base
+     * @param quick         a smoke run: no unreported warm-up step first (which otherwise warms the coordinators' JIT
+     *                      for the 1-agent base), and the real agents' sweep narrowed to a in {4, 5, 6} (97 candidates a shape)
      * @param realAgents    0 for simulated agents; otherwise real agent processes measure a sleep sweep
      * @param realShapes    the real agents' sweep: sleep shapes of 507 candidates each
      */
-    public record Settings(List<Integer> agents, long candidateMs, double seconds, double warmupSeconds, int batch, boolean warmupStep,
+    public record Settings(List<Integer> agents, long candidateMs, double seconds, double warmupSeconds, int batch, boolean quick,
                            int realAgents, int realShapes, Path dir) {
         public Settings {
             if (agents.isEmpty() || agents.stream().anyMatch(n -> n < 1 || n > 10_000)) throw new IllegalArgumentException("--agents: counts from 1 to 10000, got " + agents);
@@ -123,7 +124,7 @@ public final class FarmRun {
         Vertx vertx = Vertx.vertx();
         try {
             NetClient client = vertx.createNetClient(new NetClientOptions().setConnectTimeout(10_000).setTcpNoDelay(true).setTcpKeepAlive(true));
-            if (s.warmupStep()) {
+            if (!s.quick()) {
                 int n = Math.min(16, s.agents().stream().mapToInt(Integer::intValue).max().orElse(1));
                 FarmStep w = step(vertx, client, n, "warm", Math.min(s.seconds(), 5));
                 log.printf("farm: warm-up step, %d agents: %.0f candidates/s%n", n, w.throughput());
@@ -268,16 +269,22 @@ public final class FarmRun {
 
     /** A sleep sweep over {@code shapes} shapes, every point of each: exhaustive, no finalists. */
     static String sweepSpec(String name, int shapes, int unitUs, int batch, String measure) {
+        return sweepSpec(name, shapes, unitUs, batch, measure, "");
+    }
+
+    /** @param space a narrowed space, e.g. {@code "space: {a: [4, 5, 6]}"}, or empty for the whole */
+    static String sweepSpec(String name, int shapes, int unitUs, int batch, String measure, String space) {
         StringBuilder sh = new StringBuilder();
         for (int i = 0; i < shapes; i++) sh.append(i == 0 ? "" : ", ").append("{unitUs: ").append(unitUs + i).append('}');
         return """
                 name: %s
                 kernel: sleep
                 shapes: [%s]
+                %s
                 strategy: {name: exhaustive, budget: 0}
                 measure: %s
                 batchSize: %d
-                """.formatted(name, sh, measure, batch);
+                """.formatted(name, sh, space, measure, batch);
     }
 
     /** Submits a sweep over REST; its id. */

@@ -28,6 +28,9 @@ final class RealAgentsRun {
     /** @param agentsWithRecords agents that measured at least one candidate */
     record Result(int agents, int batch, int unitUs, double sweepSeconds, double throughput, int agentsWithRecords, CandidateOverhead overhead) {}
 
+    /** A smoke run's space: a in {4, 5, 6}, every b and mode (96 points) and the baseline. */
+    static final String QUICK_SPACE = "space: {a: [4, 5, 6]}";
+    static final int QUICK_SHAPE_CANDIDATES = 97;
     static final String MEASURE = "{minSamples: 1, minSampleMs: 0.01, maxWarmupMs: 0, timeoutMs: 10000, finalists: 0}";
 
     private final FarmRun.Settings s;
@@ -52,10 +55,11 @@ final class RealAgentsRun {
             }
             FarmRun.await("the real agents register", Duration.ofSeconds(120), () -> alive() >= s.realAgents());
             int unitUs = (int) Math.max(1, Math.round(s.candidateMs() * 1000.0 / meanUnits()));
-            String sweep = farm.submit(FarmRun.sweepSpec("bench-farm-real", s.realShapes(), unitUs, s.batch(), MEASURE));
-            log.printf("farm: %d real agents measure sweep %s (%d candidates, unitUs %d)%n", s.realAgents(), sweep, s.realShapes() * FarmRun.SHAPE_CANDIDATES, unitUs);
+            int perShape = s.quick() ? QUICK_SHAPE_CANDIDATES : FarmRun.SHAPE_CANDIDATES;
+            String sweep = farm.submit(FarmRun.sweepSpec("bench-farm-real", s.realShapes(), unitUs, s.batch(), MEASURE, s.quick() ? QUICK_SPACE : ""));
+            log.printf("farm: %d real agents measure sweep %s (%d candidates, unitUs %d)%n", s.realAgents(), sweep, s.realShapes() * perShape, unitUs);
             long started = System.nanoTime();
-            long expected = (long) s.realShapes() * FarmRun.SHAPE_CANDIDATES * s.candidateMs() / s.realAgents();
+            long expected = (long) s.realShapes() * perShape * s.candidateMs() / s.realAgents();
             FarmRun.await("the real agents' sweep ends", Duration.ofMillis(120_000 + 20 * expected), () -> {
                 if (agents.stream().anyMatch(a -> !a.alive())) throw new IllegalStateException("an agent exited; see its log in " + s.dir());
                 return "done".equals(leader.get("/api/sweeps/" + sweep, Duration.ofSeconds(30)).path("state").asText());

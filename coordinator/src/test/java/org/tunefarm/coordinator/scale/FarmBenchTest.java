@@ -19,7 +19,7 @@ class FarmBenchTest {
     @TempDir Path dir;
 
     @Test void simulatedAgentsAreAllServedAndTheFiguresAgree() throws Exception {
-        FarmRun.Outcome o = new FarmRun(new FarmRun.Settings(List.of(1, 4), 50, 3, 1, 8, false, 0, 1, dir), System.err).run();
+        FarmRun.Outcome o = new FarmRun(new FarmRun.Settings(List.of(1, 4), 50, 3, 1, 8, true, 0, 1, dir), System.err).run();
         System.out.println("bench farm --quick: " + Protocol.write(o));
 
         assertTrue(o.everyAgentServed(), o.toString());
@@ -42,12 +42,28 @@ class FarmBenchTest {
         assertTrue(o.steps().get(1).throughput() > o.steps().get(0).throughput(), "four agents measure more than one: " + o.steps());
     }
 
+    @Test void realAgentsMeasureASweepToItsEndAndTheirOverheadIsReadFromTheRecords() throws Exception {
+        FarmRun.Outcome o = new FarmRun(new FarmRun.Settings(List.of(1), 1, 3, 1, 32, true, 2, 1, dir), System.err).run();
+        System.out.println("bench farm --real-agents 2 --quick: " + Protocol.write(o));
+
+        assertTrue(o.everyAgentServed(), o.toString());
+        assertTrue(o.steps().isEmpty(), "real agents replace the simulated steps");
+        RealAgentsRun.Result r = o.real();
+        CandidateOverhead c = r.overhead();
+        assertEquals(2, c.agents(), "both agents measured: " + r);
+        // 96 points of the narrowed space; the baseline lies outside it and may be measured too.
+        assertTrue(c.candidates() >= 96 && c.candidates() <= 97, r.toString());
+        assertTrue(c.ownP50Ms() > 0 && c.spanP50Ms() >= c.ownP50Ms(), "a candidate's span holds its samples: " + c);
+        assertTrue(c.gapP50Ms() >= 0 && c.gapP90Ms() >= c.gapP50Ms(), c.toString());
+        assertTrue(c.overheadP50Ms() > 0, c.toString());
+    }
+
     @Test void badSettingsAreRefusedWithTheOptionNamed() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> new FarmRun.Settings(List.of(1, 0), 50, 3, 1, 8, false, 0, 1, dir));
+                () -> new FarmRun.Settings(List.of(1, 0), 50, 3, 1, 8, true, 0, 1, dir));
         assertTrue(e.getMessage().contains("--agents"), e.getMessage());
-        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new FarmRun.Settings(List.of(4), 0, 3, 1, 8, false, 0, 1, dir));
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new FarmRun.Settings(List.of(4), 0, 3, 1, 8, true, 0, 1, dir));
         assertTrue(e.getMessage().contains("--candidate-ms"), e.getMessage());
-        assertEquals(List.of(1, 4), new FarmRun.Settings(List.of(4), 50, 3, 1, 8, false, 0, 1, dir).agents(), "the 1-agent base is added");
+        assertEquals(List.of(1, 4), new FarmRun.Settings(List.of(4), 50, 3, 1, 8, true, 0, 1, dir).agents(), "the 1-agent base is added");
     }
 }
