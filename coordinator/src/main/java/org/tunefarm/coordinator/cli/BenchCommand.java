@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import org.tunefarm.coordinator.chaos.ChaosAudit;
 import org.tunefarm.coordinator.chaos.ChaosRun;
 import org.tunefarm.coordinator.partition.PartitionCommand;
+import org.tunefarm.coordinator.scale.FarmRun;
 import org.tunefarm.coordinator.scale.IngestRun;
 import org.tunefarm.coordinator.scale.RestartRun;
 import org.tunefarm.coordinator.thermal.ThermalOutcome;
@@ -13,8 +14,8 @@ import org.tunefarm.protocol.Protocol;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code tunefarm bench chaos|partition|thermal|restart|ingest}: the farm's benchmarks that need coordinators. */
-@Command(name = "bench", description = "Benchmarks of the farm itself.", mixinStandardHelpOptions = true, subcommands = {BenchCommand.Chaos.class, PartitionCommand.class, BenchCommand.Thermal.class, BenchCommand.Restart.class, BenchCommand.Ingest.class})
+/** {@code tunefarm bench chaos|partition|thermal|restart|ingest|farm}: the farm's benchmarks that need coordinators. */
+@Command(name = "bench", description = "Benchmarks of the farm itself.", mixinStandardHelpOptions = true, subcommands = {BenchCommand.Chaos.class, PartitionCommand.class, BenchCommand.Thermal.class, BenchCommand.Restart.class, BenchCommand.Ingest.class, BenchCommand.Farm.class})
 final class BenchCommand {
 
     @Command(name = "chaos", mixinStandardHelpOptions = true,
@@ -126,6 +127,58 @@ final class BenchCommand {
             System.err.println("ingest: logs in " + d);
             System.out.println(Protocol.write(o));
             return o.durableOnBoth() ? 0 : 1;
+        }
+    }
+
+    @Command(name = "farm", mixinStandardHelpOptions = true,
+            description = "A leader and a replica coordinator serve many simulated agents (each its own bridge connection) measuring "
+                    + "fixed-time candidates: throughput, efficiency against one agent, dispatch latency, records/s, the leader's CPU "
+                    + "and heap, per agent count; or real agent processes (--real-agents) and the overhead per candidate in their records.")
+    static final class Farm implements Callable<Integer> {
+        @Option(names = "--agents", split = ",", description = "Agent counts, one step each; a 1-agent step is added first when missing, "
+                + "as efficiency's base (default: 1,8,64,256; with --quick 1,4).")
+        java.util.List<Integer> agents;
+
+        @Option(names = "--candidate-ms", defaultValue = "50", description = "How long each candidate takes (default: ${DEFAULT-VALUE}).")
+        long candidateMs;
+
+        @Option(names = "--seconds", description = "Each step's measured window (default: 10; with --quick 3).")
+        Double seconds;
+
+        @Option(names = "--warmup", description = "Seconds each step runs before its window opens, once every agent holds a lease "
+                + "(default: 2; with --quick 1).")
+        Double warmup;
+
+        @Option(names = "--batch", defaultValue = "8", description = "Candidates per lease (default: ${DEFAULT-VALUE}, the sweep default).")
+        int batch;
+
+        @Option(names = "--real-agents", defaultValue = "0", description = "Start this many real agent processes instead, measure a sleep "
+                + "sweep to its end, and report the overhead per candidate from their records (default: simulated agents).")
+        int realAgents;
+
+        @Option(names = "--real-shapes", defaultValue = "1", description = "The real agents' sweep: sleep shapes of 507 candidates (default: ${DEFAULT-VALUE}).")
+        int realShapes;
+
+        @Option(names = "--quick", description = "A smoke run: 1 and 4 agents, 3-second windows, no warm-up step; with --real-agents, "
+                + "97 candidates a shape.")
+        boolean quick;
+
+        @Option(names = "--dir", description = "Where the coordinators (and real agents) keep data and logs (default: a new temporary folder).")
+        Path dir;
+
+        @Override public Integer call() throws Exception {
+            FarmRun.Settings settings;
+            try {
+                settings = new FarmRun.Settings(agents != null ? agents : quick ? java.util.List.of(1, 4) : java.util.List.of(1, 8, 64, 256), candidateMs,
+                        seconds != null ? seconds : quick ? 3 : 10, warmup != null ? warmup : quick ? 1 : 2, batch, quick, realAgents, realShapes,
+                        dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-farm-"));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), e.getMessage());
+            }
+            FarmRun.Outcome o = new FarmRun(settings, System.err).run();
+            System.err.println("farm: data and logs in " + settings.dir());
+            System.out.println(Protocol.write(o));
+            return o.everyAgentServed() ? 0 : 1;
         }
     }
 }

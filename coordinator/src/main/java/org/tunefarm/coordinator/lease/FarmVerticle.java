@@ -81,6 +81,10 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     /** Enough for every candidate out on lease in a large farm; a retry older than that counts as a repeat. */
     private static final int UNACKNOWLEDGED_KEPT = 100_000;
     private final FarmEvents events = new FarmEvents();
+    /** Agents as the cluster map shows them: a join or a leave at once, counts and leases coalesced. */
+    private PublishedState<AgentInfo> agentsPublished;
+    /** Sweeps as the cluster map shows them: a change of state at once, progress coalesced. */
+    private PublishedState<SweepRun> sweepsPublished;
 
     public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs) {
         this.records = records;
@@ -90,6 +94,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     @Override public Future<?> start() throws Exception {
+        agentsPublished = new PublishedState<>(vertx, AGENTS_MAP, a -> a.alive() + "/" + a.registeredAt(), Protocol::write);
+        sweepsPublished = new PublishedState<>(vertx, SWEEPS_MAP, s -> s.state(System.currentTimeMillis()), this::publishedStatus);
         dispatcher = new Dispatcher(System::currentTimeMillis, heartbeatMs, this, StrategyWork.shared());
         table = new TableService(vertx);
         classes = new ClassProfiles(vertx);
@@ -357,13 +363,12 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     @Override public void agentChanged(AgentInfo agent) {
         if (agent.profile() != null) profile(agent.profile());
         events.agent(agent);
-        put(AGENTS_MAP, agent.agentId(), Protocol.write(agent));
+        agentsPublished.changed(agent.agentId(), agent);
     }
 
     @Override public void agentForgotten(String agentId) {
         events.forget(agentId);
-        vertx.sharedData().<String, String>getAsyncMap(AGENTS_MAP).compose(m -> m.remove(agentId))
-                .onFailure(t -> LOG.warning(() -> "agent " + agentId + " was forgotten here but stays in the cluster's agent map: " + t.getMessage()));
+        agentsPublished.forget(agentId);
     }
 
     @Override public void classStarted(SweepRun sweep, String deviceClass, DeviceProfile profile, int cores, int vectorBits, long at) {
@@ -377,14 +382,14 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     @Override public void sweepChanged(SweepRun sweep) {
-        SweepRun.Status status = sweep.status(System.currentTimeMillis());
-        events.sweep(status);
-        put(SWEEPS_MAP, sweep.id(), Protocol.write(status));
+        sweepsPublished.changed(sweep.id(), sweep);
     }
 
-    private void put(String map, String key, String value) {
-        vertx.sharedData().<String, String>getAsyncMap(map).compose((AsyncMap<String, String> am) -> am.put(key, value))
-                .onFailure(t -> LOG.log(Level.WARNING, "publishing to " + map + " failed", t));
+    /** A sweep's status as REST shows it, computed when it is published; a change of state is logged then. */
+    private String publishedStatus(SweepRun sweep) {
+        SweepRun.Status status = sweep.status(System.currentTimeMillis());
+        events.sweep(status);
+        return Protocol.write(status);
     }
 
     private interface Answer {

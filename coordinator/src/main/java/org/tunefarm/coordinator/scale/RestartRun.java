@@ -68,7 +68,7 @@ public final class RestartRun {
             await(leader, "coordinator 0 leads", h -> h.path("leader").asBoolean());
             double openSeconds = seconds(started);
             log.printf("restart: coordinator 0 leads after %.1f s%n", openSeconds);
-            double heapMb = liveHeapMb(leader);
+            double heapMb = LiveHeap.mb(leader, log);
             JsonNode table = leader.get("/api/table", Duration.ofSeconds(30));
             boolean tableEqual = tableEquals(derived, table);
 
@@ -119,24 +119,6 @@ public final class RestartRun {
             served++;
         }
         return served == derived.size();
-    }
-
-    /** The heap the coordinator keeps alive: a full collection first (jcmd, beside this JVM's java), then its own JVM metrics. */
-    private double liveHeapMb(CoordinatorProcess c) throws Exception {
-        Path javaBin = Path.of(ProcessHandle.current().info().command().orElse("java"));
-        Path jcmd = javaBin.resolveSibling("jcmd");
-        if (Files.isExecutable(jcmd)) {
-            Process p = new ProcessBuilder(jcmd.toString(), String.valueOf(c.pid()), "GC.run").redirectErrorStream(true).start();
-            p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-            p.waitFor();
-        } else {
-            log.println("restart: no jcmd beside " + javaBin + ": the heap figure includes garbage");
-        }
-        double bytes = 0;
-        for (String line : c.text("/metrics", Duration.ofSeconds(30)).split("\n")) {
-            if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) bytes += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        }
-        return bytes / (1 << 20);
     }
 
     /** A health answer that means done; may read the disk. */
