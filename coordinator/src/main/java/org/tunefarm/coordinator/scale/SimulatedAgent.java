@@ -28,8 +28,9 @@ import org.tunefarm.protocol.Work;
 
 /**
  * One agent of {@code bench farm}, many to a JVM: its own connection, id, credential and
- * heartbeat, and the agent's loop (pull a lease, measure each candidate, report it and wait for
- * the acknowledgement before the next, close the lease with a {@code done} report, pull again).
+ * heartbeat, and the agent's loop (pull a lease, measure each candidate and report it without
+ * waiting for the acknowledgement before the next, as the agent's {@code ReportStream} does, close
+ * the lease with a {@code done} report once every result is acknowledged, pull again).
  * Its kernel takes a fixed time on a timer, so no CPU is spent measuring; it reports what an
  * honest sleep harness would measure for the candidate. Everything runs on the agent's own
  * event-loop context; the figures are read once the agent has stopped.
@@ -139,44 +140,94 @@ final class SimulatedAgent {
             dispatches.add(new Dispatch(pulled, now));
             if (firstLeaseNs == 0) firstLeaseNs = now;
             leaseId = w.lease().leaseId();
-            measure(w.lease(), 0);
+            measure(w.lease());
         });
     }
 
-    /** Candidate {@code i} of the lease: waits its time, reports it, and goes on once it is acknowledged. */
-    private void measure(Lease lease, int i) {
-        if (i == lease.candidates().size()) {
-            link.request(Protocol.REPORT, new Report(id, lease.leaseId(), List.of(), true), REQUEST_TIMEOUT_MS).onComplete(ar -> {
-                leaseId = null;
-                if (ar.failed()) failed(ar.cause());
-                else pull();
-            });
-            return;
+    /**
+     * Measures a lease as the agent does: each candidate's time on a timer, one after another; each
+     * result is reported as it is taken, one report out at a time, and results taken while one is
+     * out go together in the next, so measuring never waits for the farm's acknowledgement. A
+     * refusal or a stop from the farm ends the lease; the lease is reported done once every
+     * result was acknowledged.
+     */
+    private void measure(Lease lease) {
+        new LeaseRun(lease).next();
+    }
+
+    /** One lease in progress, on the agent's context. */
+    private final class LeaseRun {
+        private final Lease lease;
+        private int taken;
+        /** Taken, not yet sent: each with when its timer started and fired. */
+        private final List<Measurement> waiting = new ArrayList<>();
+        private final List<long[]> waitingTimes = new ArrayList<>();
+        private boolean sending;
+        private boolean over;
+
+        LeaseRun(Lease lease) {
+            this.lease = lease;
         }
-        long start = System.nanoTime();
-        long startedAt = System.currentTimeMillis();
-        vertx.setTimer(candidateMs, t -> {
-            long end = System.nanoTime();
-            Measurement m = measurement(lease, lease.candidates().get(i), i, startedAt, System.currentTimeMillis());
-            link.request(Protocol.REPORT, new Report(id, lease.leaseId(), List.of(m), false), REQUEST_TIMEOUT_MS).onComplete(ar -> {
+
+        void next() {
+            if (over) return;
+            if (taken == lease.candidates().size() || stopping) {
+                if (!sending) finish();
+                return;
+            }
+            int i = taken;
+            long start = System.nanoTime();
+            long startedAt = System.currentTimeMillis();
+            vertx.setTimer(candidateMs, t -> {
+                if (over) return;
+                waiting.add(measurement(lease, lease.candidates().get(i), i, startedAt, System.currentTimeMillis()));
+                waitingTimes.add(new long[] {start, System.nanoTime()});
+                taken++;
+                if (!sending) send();
+                next();
+            });
+        }
+
+        private void send() {
+            List<Measurement> batch = List.copyOf(waiting);
+            List<long[]> times = List.copyOf(waitingTimes);
+            waiting.clear();
+            waitingTimes.clear();
+            sending = true;
+            link.request(Protocol.REPORT, new Report(id, lease.leaseId(), batch, false), REQUEST_TIMEOUT_MS).onComplete(ar -> {
+                sending = false;
+                if (over) return;
                 if (ar.failed()) {
-                    leaseId = null;
+                    end();
                     failed(ar.cause());
                     return;
                 }
                 Ack ack = Protocol.read(ar.result(), Ack.class);
-                candidates.add(new Candidate(start, end, System.nanoTime()));
+                long acked = System.nanoTime();
+                for (long[] t : times) candidates.add(new Candidate(t[0], t[1], acked));
                 if (!ack.ok() || ack.stopLease()) { // refused, or the sweep was cancelled: the rest of the lease is not wanted
+                    end();
                     if (!ack.ok()) failed(new IllegalStateException("report refused: " + ack.message()));
-                    else {
-                        leaseId = null;
-                        pull();
-                    }
+                    else pull();
                     return;
                 }
-                measure(lease, i + 1);
+                if (!waiting.isEmpty()) send();
+                else if (taken == lease.candidates().size() || stopping) finish();
             });
-        });
+        }
+
+        private void finish() {
+            end();
+            link.request(Protocol.REPORT, new Report(id, lease.leaseId(), List.of(), true), REQUEST_TIMEOUT_MS).onComplete(ar -> {
+                if (ar.failed()) failed(ar.cause());
+                else pull();
+            });
+        }
+
+        private void end() {
+            over = true;
+            leaseId = null;
+        }
     }
 
     /** What an honest sleep harness reports for the candidate: its known time per call, over several samples. */
