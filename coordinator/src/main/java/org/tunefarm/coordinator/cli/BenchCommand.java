@@ -149,8 +149,9 @@ final class BenchCommand {
                 + "(default: 2; with --quick 1).")
         Double warmup;
 
-        @Option(names = "--batch", defaultValue = "8", description = "Candidates per lease (default: ${DEFAULT-VALUE}, the sweep default).")
-        int batch;
+        @Option(names = "--batch", defaultValue = "auto", description = "Candidates per lease, or auto: leases sized to last about 10 s "
+                + "(default: ${DEFAULT-VALUE}, the sweep default).")
+        String batch;
 
         @Option(names = "--real-agents", defaultValue = "0", description = "Start this many real agent processes instead, measure a sleep "
                 + "sweep to its end, and report the overhead per candidate from their records (default: simulated agents).")
@@ -170,7 +171,7 @@ final class BenchCommand {
             FarmRun.Settings settings;
             try {
                 settings = new FarmRun.Settings(agents != null ? agents : quick ? java.util.List.of(1, 4) : java.util.List.of(1, 8, 64, 256), candidateMs,
-                        seconds != null ? seconds : quick ? 3 : 10, warmup != null ? warmup : quick ? 1 : 2, batch, quick, realAgents, realShapes,
+                        seconds != null ? seconds : quick ? 3 : 10, warmup != null ? warmup : quick ? 1 : 2, FarmRun.batch(batch), quick, realAgents, realShapes,
                         dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-farm-"));
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), e.getMessage());

@@ -22,6 +22,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.local.CoordinatorProcess;
 import org.tunefarm.coordinator.local.FreePort;
+import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.protocol.Protocol;
 
@@ -59,7 +60,7 @@ public final class FarmRun {
             if (candidateMs < 1 || candidateMs > 60_000) throw new IllegalArgumentException("--candidate-ms: from 1 to 60000, got " + candidateMs);
             if (!(seconds > 0) || seconds > 3600) throw new IllegalArgumentException("--seconds: in (0, 3600], got " + seconds);
             if (!(warmupSeconds >= 0) || warmupSeconds > 600) throw new IllegalArgumentException("--warmup: in [0, 600], got " + warmupSeconds);
-            if (batch < 1 || batch > 1000) throw new IllegalArgumentException("--batch: from 1 to 1000, got " + batch);
+            if (batch < SweepSpec.AUTO_BATCH || batch > SweepSpec.MAX_BATCH) throw new IllegalArgumentException("--batch: auto or from 1 to 1000, got " + batch);
             if (realAgents < 0 || realAgents > 64) throw new IllegalArgumentException("--real-agents: from 0 to 64, got " + realAgents);
             if (realShapes < 1 || realShapes > 64) throw new IllegalArgumentException("--real-shapes: from 1 to 64, got " + realShapes);
         }
@@ -151,7 +152,9 @@ public final class FarmRun {
         log.printf("farm: %d agents registered%n", n);
         // Enough candidates that the agents cannot run dry within the step, even at full speed.
         double stepSeconds = s.warmupSeconds() + seconds + 5;
-        long needed = (long) Math.ceil(n * stepSeconds * 1000.0 / s.candidateMs() * 1.2) + (long) n * s.batch();
+        long lease = s.batch() != SweepSpec.AUTO_BATCH ? s.batch()
+                : Math.min(SweepSpec.MAX_BATCH, (long) Math.ceil(SweepSpec.DEFAULT_LEASE_SECONDS * 1000 / s.candidateMs()));
+        long needed = (long) Math.ceil(n * stepSeconds * 1000.0 / s.candidateMs() * 1.2) + n * lease;
         int shapes = (int) Math.max(1, (needed + SHAPE_CANDIDATES - 1) / SHAPE_CANDIDATES);
         List<String> sweeps = new ArrayList<>();
         for (int first = 0; first < shapes; first += SHAPES_PER_SWEEP) {
@@ -268,6 +271,16 @@ public final class FarmRun {
     }
 
     /** A sleep sweep over {@code shapes} shapes, every point of each: exhaustive, no finalists. */
+    /** {@code --batch}: {@code auto} (leases sized by time) or a fixed count. */
+    public static int batch(String text) {
+        if (text.equals("auto")) return SweepSpec.AUTO_BATCH;
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--batch: auto or from 1 to 1000, got " + text);
+        }
+    }
+
     static String sweepSpec(String name, int shapes, int unitUs, int batch, String measure) {
         return sweepSpec(name, shapes, unitUs, batch, measure, "");
     }
@@ -283,8 +296,8 @@ public final class FarmRun {
                 %s
                 strategy: {name: exhaustive, budget: 0}
                 measure: %s
-                batchSize: %d
-                """.formatted(name, sh, space, measure, batch);
+                batchSize: %s
+                """.formatted(name, sh, space, measure, batch == SweepSpec.AUTO_BATCH ? "auto" : Integer.toString(batch));
     }
 
     /** Submits a sweep over REST; its id. */

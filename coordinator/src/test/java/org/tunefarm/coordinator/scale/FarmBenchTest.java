@@ -65,5 +65,11 @@ class FarmBenchTest {
         e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new FarmRun.Settings(List.of(4), 0, 3, 1, 8, true, 0, 1, dir));
         assertTrue(e.getMessage().contains("--candidate-ms"), e.getMessage());
         assertEquals(List.of(1, 4), new FarmRun.Settings(List.of(4), 50, 3, 1, 8, true, 0, 1, dir).agents(), "the 1-agent base is added");
+        assertEquals(org.tunefarm.coordinator.sweep.SweepSpec.AUTO_BATCH, FarmRun.batch("auto"));
+        assertEquals(32, FarmRun.batch("32"));
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> FarmRun.batch("many"));
+        assertTrue(e.getMessage().contains("--batch"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new FarmRun.Settings(List.of(4), 50, 3, 1, 1001, true, 0, 1, dir));
+        assertTrue(e.getMessage().contains("--batch"), e.getMessage());
     }
 }
