@@ -14,6 +14,10 @@ import org.tunefarm.measure.Measurement;
  * time from its start to the next candidate's start on the same agent, less its own time: the
  * harness's work around the samples (warm-up, checking the answer, reading sensors) plus the
  * farm's (the report's round trip, at a lease's end the closing report and the next pull).
+ * The farm's share alone ({@code farmP50Ms}) takes off the harness's two untimed calls as well:
+ * the first, checked against the reference, and the calibration's, which is one call when a call
+ * outlasts {@code minSampleMs} and warm-up is off ({@code maxWarmupMs: 0}), as in bench farm's
+ * real-agent sweep: what is left is the farm's and the harness's bookkeeping around the candidate.
  *
  * @param candidates records read
  * @param seconds    first start to last finish
@@ -21,9 +25,10 @@ import org.tunefarm.measure.Measurement;
  * @param spanP50Ms  {@code finishedAt - startedAt}
  * @param gapP50Ms   one candidate's finish to the next one's start on the same agent
  * @param overheadP50Ms start to next start, less the candidate's own time
+ * @param farmP50Ms     start to next start, less the candidate's own time and two untimed calls
  */
 public record CandidateOverhead(int agents, long candidates, double seconds, double ownP50Ms, double spanP50Ms, double spanP90Ms,
-                                double gapP50Ms, double gapP90Ms, double overheadP50Ms, double overheadP90Ms) {
+                                double gapP50Ms, double gapP90Ms, double overheadP50Ms, double overheadP90Ms, double farmP50Ms, double farmP90Ms) {
 
     static CandidateOverhead of(List<Measurement> records) {
         Map<String, List<Measurement>> byAgent = new HashMap<>();
@@ -32,6 +37,7 @@ public record CandidateOverhead(int agents, long candidates, double seconds, dou
         List<Double> span = new ArrayList<>();
         List<Double> gap = new ArrayList<>();
         List<Double> overhead = new ArrayList<>();
+        List<Double> farm = new ArrayList<>();
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         for (List<Measurement> ms : byAgent.values()) {
@@ -47,17 +53,23 @@ public record CandidateOverhead(int agents, long candidates, double seconds, dou
                     Measurement next = ms.get(i + 1);
                     gap.add((double) (next.startedAt() - m.finishedAt()));
                     overhead.add(next.startedAt() - m.startedAt() - ownMs);
+                    farm.add(next.startedAt() - m.startedAt() - ownMs - 2 * callMs(m));
                 }
             }
         }
         return new CandidateOverhead(byAgent.size(), records.size(), records.isEmpty() ? 0 : FarmRun.round((last - first) / 1000.0),
-                p(own, 0.5), p(span, 0.5), p(span, 0.9), p(gap, 0.5), p(gap, 0.9), p(overhead, 0.5), p(overhead, 0.9));
+                p(own, 0.5), p(span, 0.5), p(span, 0.9), p(gap, 0.5), p(gap, 0.9), p(overhead, 0.5), p(overhead, 0.9), p(farm, 0.5), p(farm, 0.9));
     }
 
     /** The candidate's timed samples, in ms; 0 when it has no statistics (it failed). */
     private static double ownMs(Measurement m) {
         if (m.stats() == null) return 0;
         return (m.stats().samples() + m.stats().outliers()) * (double) m.stats().callsPerSample() * m.stats().meanNs() / 1e6;
+    }
+
+    /** One call of the candidate, in ms (its median); 0 when it has no statistics. */
+    private static double callMs(Measurement m) {
+        return m.stats() == null ? 0 : m.stats().medianNs() / 1e6;
     }
 
     private static double p(List<Double> xs, double q) {

@@ -43,5 +43,6 @@ class CandidateOverheadTest {
         assertEquals(5.0, o.gapP50Ms(), 1e-9, "a's two gaps and b's one: 5, 5, 20");
         assertEquals(20.0, o.gapP90Ms(), 1e-9);
         assertEquals(13.0, o.overheadP50Ms(), 1e-9, "start to next start (15 ms) less the 2 ms of samples");
+        assertEquals(11.0, o.farmP50Ms(), 1e-9, "and less the two untimed calls of 1 ms");
     }
 }
