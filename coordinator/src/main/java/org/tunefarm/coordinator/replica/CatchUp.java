@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.store.RecordPage;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.coordinator.sweep.SweepControl;
@@ -131,13 +132,18 @@ public final class CatchUp {
                 cursors.put(peer, 0L);
                 return readFrom(peer, withSweeps, fresh);
             }
-            List<Measurement> ms = ReplicaVerticle.decode(reply.getJsonArray("records"));
+            JsonArray lines = reply.getJsonArray("lines");
             JsonArray sw = reply.getJsonArray("sweeps", new JsonArray());
             return vertx.executeBlocking(() -> {
-                for (int i = 0; i < sw.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
+                List<SweepLog.Entry> entries = new ArrayList<>();
+                for (int i = 0; i < sw.size(); i++) entries.add(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
                 JsonArray cs = reply.getJsonArray("controls", new JsonArray());
-                for (int i = 0; i < cs.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(cs.getJsonObject(i).encode(), SweepControl.class));
-                return records.append(ms);
+                List<SweepControl> controls = new ArrayList<>();
+                for (int i = 0; i < cs.size(); i++) controls.add(Protocol.JSON.readValue(cs.getJsonObject(i).encode(), SweepControl.class));
+                sweeps.appendAllIfAbsent(entries, controls);
+                List<String> text = new ArrayList<>(lines.size());
+                for (int i = 0; i < lines.size(); i++) text.add(lines.getString(i));
+                return records.append(RecordPage.parse(text));
             }).compose(copied -> {
                 ReplicaVerticle.announce(vertx, copied);
                 fresh.addAll(copied);
