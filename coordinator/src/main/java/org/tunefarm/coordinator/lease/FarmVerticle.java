@@ -106,6 +106,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
                 .compose(x -> adoptAgents()).onSuccess(x -> listen());
     }
 
+    @Override public Future<?> stop() {
+        vertx.sharedData().getLocalMap(ReplicaVerticle.COPIED).remove(ReplicaVerticle.LISTENING);
+        return Future.succeededFuture();
+    }
+
     private void listen() {
         var bus = vertx.eventBus();
         bus.<JsonObject>consumer(Protocol.REGISTER, m -> answer(m, () -> dispatcher.register(read(m, Register.class))));
@@ -119,6 +124,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         bus.<JsonObject>consumer(CONTROL, this::onControl);
         bus.<JsonObject>consumer(IMPORT, this::onImport);
         bus.<JsonObject>localConsumer(ReplicaVerticle.COPIED, this::onCopied);
+        vertx.sharedData().getLocalMap(ReplicaVerticle.COPIED).put(ReplicaVerticle.LISTENING, true);
         vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
         LOG.info("dispatching: this coordinator leads the farm");
     }

@@ -138,9 +138,15 @@ public final class ReplicaVerticle extends VerticleBase {
         });
     }
 
+    /**
+     * Key in the local map {@link #COPIED} that is present while this node's leader listens there;
+     * a follower then spends nothing on announcing what it copies (a catch-up copies millions).
+     */
+    public static final String LISTENING = "listening";
+
     /** Tells this node's leader, if it is one, of records that reached its log by copy: {@code {lines: [...]}}, one record's JSON each. */
     static void announce(io.vertx.core.Vertx vertx, List<Measurement> fresh) {
-        if (fresh.isEmpty()) return;
+        if (fresh.isEmpty() || !vertx.sharedData().getLocalMap(COPIED).containsKey(LISTENING)) return;
         JsonArray a = new JsonArray();
         for (Measurement x : fresh) a.add(Protocol.write(x));
         vertx.eventBus().publish(COPIED, new JsonObject().put("lines", a), new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true));

@@ -210,21 +210,34 @@ public final class RecordLog implements RecordStore {
         long end = durable;
         List<String> out = new ArrayList<>();
         long offset = Math.max(0, Math.min(from, end));
-        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
-             var bytes = new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(in.position(offset)), 1 << 16)) {
-            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(1024);
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            // Read in chunks and cut at newlines; a line split across chunks is carried over.
+            ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
+            java.io.ByteArrayOutputStream carry = new java.io.ByteArrayOutputStream(1024);
             long at = offset;
-            int b;
-            while (out.size() < max && at < end && (b = bytes.read()) >= 0) {
-                at++;
-                if (b != '\n') {
-                    line.write(b);
-                    continue;
+            while (out.size() < max && at < end) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), end - at));
+                int n = in.read(chunk, at);
+                if (n <= 0) break;
+                byte[] b = chunk.array();
+                int start = 0;
+                for (int i = 0; i < n && out.size() < max; i++) {
+                    if (b[i] != '\n') continue;
+                    String text;
+                    if (carry.size() == 0) {
+                        text = new String(b, start, i - start, StandardCharsets.UTF_8);
+                    } else {
+                        carry.write(b, start, i - start);
+                        text = carry.toString(StandardCharsets.UTF_8);
+                        carry.reset();
+                    }
+                    start = i + 1;
+                    offset = at + start;
+                    if (!text.isBlank()) out.add(text);
                 }
-                String text = line.toString(StandardCharsets.UTF_8);
-                line.reset();
-                offset = at;
-                if (!text.isBlank()) out.add(text);
+                if (out.size() >= max) break;
+                carry.write(b, start, n - start);
+                at += n;
             }
         }
         return new RecordPage(out, offset, end);
