@@ -33,13 +33,15 @@ final class RecordTally {
     static final long RATE_WINDOW_MS = 60_000;
 
     /** In order of last record, least recent first. */
-    private final LinkedHashMap<String, Deque<JsonObject>> points = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<String, Deque<TallyPoint>> points = new LinkedHashMap<>(16, 0.75f, true);
+    /** One copy of each sweep id, class, kernel and agent name the points hold. */
+    private final Map<String, String> names = new HashMap<>();
     private int pointsInAll;
     private final int perSearch;
     private final int inAll;
     private final Map<String, Deque<Long>> arrivals = new HashMap<>();
     private final Map<String, Map<String, Integer>> failures = new HashMap<>();
-    private final Map<String, JsonObject> lastByAgent = new HashMap<>();
+    private final Map<String, TallyPoint> lastByAgent = new HashMap<>();
     private final Map<String, Deque<JsonObject>> readings = new LinkedHashMap<>();
     /** Points that arrived since the feed last took them. */
     private final List<JsonObject> fresh = new ArrayList<>();
@@ -67,9 +69,9 @@ final class RecordTally {
      */
     synchronized void add(List<Measurement> ms, long arrivedAt) {
         for (Measurement m : ms) {
-            JsonObject p = point(m);
+            TallyPoint p = TallyPoint.of(m, this::shared);
             String key = searchKey(m.sweepId(), m.deviceClass(), m.key().id());
-            Deque<JsonObject> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
+            Deque<TallyPoint> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
             ps.addLast(p);
             pointsInAll++;
             if (ps.size() > perSearch) {
@@ -82,14 +84,14 @@ final class RecordTally {
                 points.remove(eldest.getKey());
             }
             if (m.status() != Status.OK) failures.computeIfAbsent(m.sweepId(), k -> new LinkedHashMap<>()).merge(m.status().name(), 1, Integer::sum);
-            JsonObject last = lastByAgent.get(m.agentId());
-            if (last == null || last.getLong("t") <= m.finishedAt()) lastByAgent.put(m.agentId(), p);
+            TallyPoint last = lastByAgent.get(m.agentId());
+            if (last == null || last.t() <= m.finishedAt()) lastByAgent.put(p.agent(), p);
             reading(m.agentId(), m.startedAt(), m.before());
             reading(m.agentId(), m.finishedAt(), m.after());
             if (arrivedAt > 0) {
                 arrivals.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(arrivedAt);
                 arrivals.computeIfAbsent(m.sweepId(), k -> new ArrayDeque<>()).addLast(arrivedAt);
-                fresh.add(p);
+                fresh.add(p.json());
             }
             total++;
         }
@@ -108,10 +110,12 @@ final class RecordTally {
     /** A search's points, oldest first. */
     synchronized JsonArray points(String sweepId, String deviceClass, String kernel) {
         // A read is not a record: look without touching the eviction order.
-        Deque<JsonObject> ps = null;
+        Deque<TallyPoint> ps = null;
         String key = searchKey(sweepId, deviceClass, kernel);
         for (var e : points.entrySet()) if (e.getKey().equals(key)) ps = e.getValue();
-        return new JsonArray(ps == null ? new ArrayList<>() : new ArrayList<>(ps));
+        JsonArray out = new JsonArray();
+        if (ps != null) for (TallyPoint p : ps) out.add(p.json());
+        return out;
     }
 
     /** Points that arrived since the last call. */
@@ -137,8 +141,8 @@ final class RecordTally {
     }
 
     synchronized JsonObject lastRecord(String agentId) {
-        JsonObject p = lastByAgent.get(agentId);
-        return p == null ? null : p.copy();
+        TallyPoint p = lastByAgent.get(agentId);
+        return p == null ? null : p.json();
     }
 
     /** Every agent's sensor readings, oldest first. */
@@ -152,11 +156,8 @@ final class RecordTally {
         return total;
     }
 
-    /** What the plots need of a record: when, which candidate, how it ended, its median time. */
-    private static JsonObject point(Measurement m) {
-        return new JsonObject().put("t", m.finishedAt()).put("sweep", m.sweepId()).put("deviceClass", m.deviceClass())
-                .put("kernel", m.key().id()).put("index", m.index()).put("round", m.round()).put("params", new JsonObject(m.params()))
-                .put("status", m.status().name()).put("medianNs", m.stats() != null ? m.stats().medianNs() : null)
-                .put("agent", m.agentId());
+    /** The tally's one copy of a name (sweep id, class, kernel, agent): bounded by the farm's names, not its records. */
+    private String shared(String name) {
+        return names.computeIfAbsent(name, n -> n);
     }
 }
