@@ -43,8 +43,13 @@ final class RecordTally {
     private final Map<String, Map<String, Integer>> failures = new HashMap<>();
     private final Map<String, TallyPoint> lastByAgent = new HashMap<>();
     private final Map<String, Deque<JsonObject>> readings = new LinkedHashMap<>();
-    /** Points that arrived since the feed last took them. */
-    private final List<JsonObject> fresh = new ArrayList<>();
+    /**
+     * Points that arrived since the feed last took them, the latest {@link #FRESH_KEPT}: a copy of
+     * a long history arrives before the feed runs (a coordinator catches up before it serves), and
+     * the page is sent the state anyway; only what is live needs sending one by one.
+     */
+    private final Deque<TallyPoint> fresh = new ArrayDeque<>();
+    static final int FRESH_KEPT = 10_000;
     private long total;
 
     RecordTally() {
@@ -89,12 +94,20 @@ final class RecordTally {
             reading(m.agentId(), m.startedAt(), m.before());
             reading(m.agentId(), m.finishedAt(), m.after());
             if (arrivedAt > 0) {
-                arrivals.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(arrivedAt);
-                arrivals.computeIfAbsent(m.sweepId(), k -> new ArrayDeque<>()).addLast(arrivedAt);
-                fresh.add(p.json());
+                arrived(key, arrivedAt);
+                arrived(m.sweepId(), arrivedAt);
+                fresh.addLast(p);
+                if (fresh.size() > FRESH_KEPT) fresh.removeFirst();
             }
             total++;
         }
+    }
+
+    /** Counts an arrival for a rate, forgetting those out of the window: a copy of millions of records must not keep one each. */
+    private void arrived(String key, long at) {
+        Deque<Long> as = arrivals.computeIfAbsent(key, k -> new ArrayDeque<>());
+        as.addLast(at);
+        while (as.peekFirst() < at - RATE_WINDOW_MS) as.removeFirst();
     }
 
     /** A heartbeat's (or a record's) sensor reading; an agent with no sensor keeps no readings. */
@@ -120,7 +133,8 @@ final class RecordTally {
 
     /** Points that arrived since the last call. */
     synchronized List<JsonObject> takeFresh() {
-        List<JsonObject> out = List.copyOf(fresh);
+        List<JsonObject> out = new ArrayList<>(fresh.size());
+        for (TallyPoint p : fresh) out.add(p.json());
         fresh.clear();
         return out;
     }
