@@ -22,6 +22,7 @@ import org.tunefarm.coordinator.bridge.AgentBridge;
 import org.tunefarm.coordinator.credential.Credentials;
 import org.tunefarm.coordinator.dashboard.Watch;
 import org.tunefarm.coordinator.door.Refusals;
+import org.tunefarm.coordinator.lease.FarmRestore;
 import org.tunefarm.coordinator.lease.FarmVerticle;
 import org.tunefarm.coordinator.metrics.FarmMetrics;
 import org.tunefarm.coordinator.metrics.PrometheusMeters;
@@ -77,16 +78,22 @@ public final class Coordinator implements AutoCloseable {
                 .buildClustered();
         vertx = clustered.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         hazelcast = cluster.getHazelcastInstance();
-        RecordLog log = new RecordLog(config.dataDir().resolve("records.jsonl"));
+        SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
+        // The record log is read once, as it is opened: the dashboard's tally and a leader's
+        // sweeps and table are built from that one pass, not from replays of their own.
         Watch watch = new Watch(meters);
-        watch.load(log);
+        FarmRestore restored = new FarmRestore(sweeps, config.heartbeatMs());
+        RecordLog log = new RecordLog(config.dataDir().resolve("records.jsonl"), m -> {
+            watch.opened(m);
+            restored.accept(m);
+        });
+        restored.opened(log.openedAt());
         FarmMetrics metrics = new FarmMetrics(meters, refusals);
         // Every record this coordinator makes durable (its own, copied or caught up) is seen by both.
         records = new VersionedRecords(new ObservedRecords(log, (fresh, nanos) -> {
             metrics.appended(fresh, nanos);
             watch.appended(fresh, nanos);
         }));
-        SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
         FarmId farmId = await(FarmId.agree(vertx, config.dataDir()));
         // Lines held in quarantine stay counted until an operator deals with them (and removes the file).
         vertx.sharedData().getLocalMap(Quarantine.COUNTS).put("lines", log.quarantine().count() + sweeps.quarantine().count());
@@ -96,7 +103,9 @@ public final class Coordinator implements AutoCloseable {
         CatchUp copies = replication.copies();
         // A coordinator that was down, or lost its disk, first copies what the others kept meanwhile;
         // one that could not says so on /api/health and does not lead until it has.
-        await(copies.fromAll().otherwiseEmpty());
+        // Not bounded like the other steps: a long history takes minutes to copy, and every page is
+        // bounded by its own timeout, so this ends.
+        copies.fromAll().otherwiseEmpty().toCompletionStage().toCompletableFuture().get();
         // A member that joins or returns (a restart, a healed partition) may hold records this one
         // lacks, and lacks this one's: each side reads the other's. The timer catches what an event missed.
         hazelcast.getCluster().addMembershipListener(new MembershipAdapter() {
@@ -106,7 +115,7 @@ public final class Coordinator implements AutoCloseable {
         });
         vertx.setPeriodic(CatchUp.EVERY_MS, t -> copies.fromAll());
         leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(), copies::caughtUp,
-                () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs()));
+                () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs(), restored));
         await(leadership.start());
         Audit audit = new AuditLog(config.dataDir().resolve("audit.jsonl"));
         credentials = new Credentials(vertx, config.dataDir().resolve("credentials.jsonl"), audit);

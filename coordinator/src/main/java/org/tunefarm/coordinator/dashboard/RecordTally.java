@@ -33,16 +33,23 @@ final class RecordTally {
     static final long RATE_WINDOW_MS = 60_000;
 
     /** In order of last record, least recent first. */
-    private final LinkedHashMap<String, Deque<JsonObject>> points = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<String, Deque<TallyPoint>> points = new LinkedHashMap<>(16, 0.75f, true);
+    /** One copy of each sweep id, class, kernel and agent name the points hold. */
+    private final Map<String, String> names = new HashMap<>();
     private int pointsInAll;
     private final int perSearch;
     private final int inAll;
     private final Map<String, Deque<Long>> arrivals = new HashMap<>();
     private final Map<String, Map<String, Integer>> failures = new HashMap<>();
-    private final Map<String, JsonObject> lastByAgent = new HashMap<>();
+    private final Map<String, TallyPoint> lastByAgent = new HashMap<>();
     private final Map<String, Deque<JsonObject>> readings = new LinkedHashMap<>();
-    /** Points that arrived since the feed last took them. */
-    private final List<JsonObject> fresh = new ArrayList<>();
+    /**
+     * Points that arrived since the feed last took them, the latest {@link #FRESH_KEPT}: a copy of
+     * a long history arrives before the feed runs (a coordinator catches up before it serves), and
+     * the page is sent the state anyway; only what is live needs sending one by one.
+     */
+    private final Deque<TallyPoint> fresh = new ArrayDeque<>();
+    static final int FRESH_KEPT = 10_000;
     private long total;
 
     RecordTally() {
@@ -67,9 +74,9 @@ final class RecordTally {
      */
     synchronized void add(List<Measurement> ms, long arrivedAt) {
         for (Measurement m : ms) {
-            JsonObject p = point(m);
+            TallyPoint p = TallyPoint.of(m, this::shared);
             String key = searchKey(m.sweepId(), m.deviceClass(), m.key().id());
-            Deque<JsonObject> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
+            Deque<TallyPoint> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
             ps.addLast(p);
             pointsInAll++;
             if (ps.size() > perSearch) {
@@ -82,17 +89,25 @@ final class RecordTally {
                 points.remove(eldest.getKey());
             }
             if (m.status() != Status.OK) failures.computeIfAbsent(m.sweepId(), k -> new LinkedHashMap<>()).merge(m.status().name(), 1, Integer::sum);
-            JsonObject last = lastByAgent.get(m.agentId());
-            if (last == null || last.getLong("t") <= m.finishedAt()) lastByAgent.put(m.agentId(), p);
+            TallyPoint last = lastByAgent.get(m.agentId());
+            if (last == null || last.t() <= m.finishedAt()) lastByAgent.put(p.agent(), p);
             reading(m.agentId(), m.startedAt(), m.before());
             reading(m.agentId(), m.finishedAt(), m.after());
             if (arrivedAt > 0) {
-                arrivals.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(arrivedAt);
-                arrivals.computeIfAbsent(m.sweepId(), k -> new ArrayDeque<>()).addLast(arrivedAt);
-                fresh.add(p);
+                arrived(key, arrivedAt);
+                arrived(m.sweepId(), arrivedAt);
+                fresh.addLast(p);
+                if (fresh.size() > FRESH_KEPT) fresh.removeFirst();
             }
             total++;
         }
+    }
+
+    /** Counts an arrival for a rate, forgetting those out of the window: a copy of millions of records must not keep one each. */
+    private void arrived(String key, long at) {
+        Deque<Long> as = arrivals.computeIfAbsent(key, k -> new ArrayDeque<>());
+        as.addLast(at);
+        while (as.peekFirst() < at - RATE_WINDOW_MS) as.removeFirst();
     }
 
     /** A heartbeat's (or a record's) sensor reading; an agent with no sensor keeps no readings. */
@@ -108,15 +123,18 @@ final class RecordTally {
     /** A search's points, oldest first. */
     synchronized JsonArray points(String sweepId, String deviceClass, String kernel) {
         // A read is not a record: look without touching the eviction order.
-        Deque<JsonObject> ps = null;
+        Deque<TallyPoint> ps = null;
         String key = searchKey(sweepId, deviceClass, kernel);
         for (var e : points.entrySet()) if (e.getKey().equals(key)) ps = e.getValue();
-        return new JsonArray(ps == null ? new ArrayList<>() : new ArrayList<>(ps));
+        JsonArray out = new JsonArray();
+        if (ps != null) for (TallyPoint p : ps) out.add(p.json());
+        return out;
     }
 
     /** Points that arrived since the last call. */
     synchronized List<JsonObject> takeFresh() {
-        List<JsonObject> out = List.copyOf(fresh);
+        List<JsonObject> out = new ArrayList<>(fresh.size());
+        for (TallyPoint p : fresh) out.add(p.json());
         fresh.clear();
         return out;
     }
@@ -137,8 +155,8 @@ final class RecordTally {
     }
 
     synchronized JsonObject lastRecord(String agentId) {
-        JsonObject p = lastByAgent.get(agentId);
-        return p == null ? null : p.copy();
+        TallyPoint p = lastByAgent.get(agentId);
+        return p == null ? null : p.json();
     }
 
     /** Every agent's sensor readings, oldest first. */
@@ -152,11 +170,8 @@ final class RecordTally {
         return total;
     }
 
-    /** What the plots need of a record: when, which candidate, how it ended, its median time. */
-    private static JsonObject point(Measurement m) {
-        return new JsonObject().put("t", m.finishedAt()).put("sweep", m.sweepId()).put("deviceClass", m.deviceClass())
-                .put("kernel", m.key().id()).put("index", m.index()).put("round", m.round()).put("params", new JsonObject(m.params()))
-                .put("status", m.status().name()).put("medianNs", m.stats() != null ? m.stats().medianNs() : null)
-                .put("agent", m.agentId());
+    /** The tally's one copy of a name (sweep id, class, kernel, agent): bounded by the farm's names, not its records. */
+    private String shared(String name) {
+        return names.computeIfAbsent(name, n -> n);
     }
 }

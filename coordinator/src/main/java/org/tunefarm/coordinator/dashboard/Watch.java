@@ -12,12 +12,10 @@ import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.tunefarm.coordinator.api.ApiVerticle;
 import org.tunefarm.coordinator.store.ObservedRecords;
-import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.measure.Measurement;
 
 /**
@@ -43,11 +41,12 @@ public final class Watch implements ObservedRecords.Observer {
         this.meters = meters;
     }
 
-    /** Reads this coordinator's records into the dashboard's tally; call once, before records arrive. */
-    public void load(RecordStore records) throws IOException {
-        List<Measurement> all = new ArrayList<>();
-        records.replay(all::add);
-        tally.add(all, 0);
+    /**
+     * A record read back from this coordinator's log as it is opened at start, in log order, before
+     * any record arrives: it counts for totals and plots, not for the current rate.
+     */
+    public void opened(Measurement m) {
+        tally.add(List.of(m), 0);
     }
 
     @Override public void appended(List<Measurement> fresh, long nanos) {

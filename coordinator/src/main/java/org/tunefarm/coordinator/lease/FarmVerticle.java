@@ -67,6 +67,8 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     private final SweepLog sweepLog;
     private final Replication replication;
     private final long heartbeatMs;
+    /** The state the start's one pass over the log rebuilt, or null: then the log is replayed. */
+    private final FarmRestore start;
     private Dispatcher dispatcher;
     private TableService table;
     private ClassProfiles classes;
@@ -87,10 +89,16 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     private PublishedState<SweepRun> sweepsPublished;
 
     public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs) {
+        this(records, sweepLog, replication, heartbeatMs, null);
+    }
+
+    /** @param start what the opening pass over the log rebuilt (taken by the first term only), or null */
+    public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs, FarmRestore start) {
         this.records = records;
         this.sweepLog = sweepLog;
         this.replication = replication;
         this.heartbeatMs = heartbeatMs;
+        this.start = start;
     }
 
     @Override public Future<?> start() throws Exception {
@@ -102,6 +110,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         // Consumers come last: until this leader knows every record, agents get "no handler" and retry.
         return replication.catchUp().compose(x -> vertx.executeBlocking(this::restore)).compose(this::publishRestored)
                 .compose(x -> adoptAgents()).onSuccess(x -> listen());
+    }
+
+    @Override public Future<?> stop() {
+        vertx.sharedData().getLocalMap(ReplicaVerticle.COPIED).remove(ReplicaVerticle.LISTENING);
+        return Future.succeededFuture();
     }
 
     private void listen() {
@@ -117,6 +130,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         bus.<JsonObject>consumer(CONTROL, this::onControl);
         bus.<JsonObject>consumer(IMPORT, this::onImport);
         bus.<JsonObject>localConsumer(ReplicaVerticle.COPIED, this::onCopied);
+        vertx.sharedData().getLocalMap(ReplicaVerticle.COPIED).put(ReplicaVerticle.LISTENING, true);
         vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
         LOG.info("dispatching: this coordinator leads the farm");
     }
@@ -136,28 +150,41 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         });
     }
 
-    /** What a restore found: the table's entries, and the class profiles the sweep log keeps. */
-    private record Restored(List<TableEntry> changed, List<DeviceProfile> profiles) {}
+    /** What a restore found: the class profiles the sweep log keeps. */
+    private record Restored(List<DeviceProfile> profiles) {}
 
-    /** Reads the sweep log and the record log back: sweeps resume where their records end. */
+    /**
+     * Reads the sweep log and the record log back: sweeps resume where their records end. The
+     * first term after a start takes what the start's pass over the log rebuilt and reads only the
+     * records appended since; otherwise the whole log is replayed.
+     */
     private Restored restore() throws Exception {
+        long began = System.nanoTime();
         List<SweepLog.Entry> entries = sweepLog.read();
-        for (SweepLog.Entry e : entries) if (e.spec() != null) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
+        var taken = start == null ? java.util.Optional.<FarmRestore.Taken>empty() : start.take(entries, records, this);
+        if (taken.isPresent()) {
+            dispatcher = taken.get().dispatcher();
+            table = new TableService(vertx, taken.get().table());
+        } else {
+            for (SweepLog.Entry e : entries) if (e.spec() != null) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
+            records.replay(m -> {
+                dispatcher.replay(m);
+                table.fold(m, flops(m));
+            });
+        }
+        // Every change again on a taken state too: the pass applied none, and each sets a state outright.
         for (SweepControl c : sweepLog.controls()) dispatcher.apply(c);
-        List<TableEntry> changed = new ArrayList<>();
-        records.replay(m -> {
-            dispatcher.replay(m);
-            changed.addAll(table.fold(m, flops(m)));
-        });
         // After the records, in the order the classes began: a class's search is seeded with the
         // evidence of the classes before it, as when it first began.
         entries.stream().filter(e -> e.classStart() != null).sorted(java.util.Comparator.comparingLong(SweepLog.Entry::createdAt))
                 .forEach(e -> dispatcher.resume(e.id(), e.classStart().deviceClass(), e.classStart().cores(), e.classStart().vectorBits(),
                         e.classStart().knownProfile().map(DeviceProfile::vectorRegisters).orElse(DeviceProfile.REGISTERS_UNKNOWN), e.createdAt()));
-        LOG.info(() -> "restored " + dispatcher.sweeps().size() + " sweeps and " + records.count() + " records");
+        boolean onePass = taken.isPresent();
+        LOG.info(() -> String.format("restored %d sweeps and %d records in %.1f s (%s)", dispatcher.sweeps().size(), records.count(),
+                (System.nanoTime() - began) / 1e9, onePass ? "from the start's pass over the log" : "replaying the log"));
         List<DeviceProfile> profiles = entries.stream().filter(e -> e.classStart() != null)
                 .flatMap(e -> e.classStart().knownProfile().stream()).toList();
-        return new Restored(changed, profiles);
+        return new Restored(profiles);
     }
 
     private Future<?> publishRestored(Restored restored) {
@@ -283,9 +310,9 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     /** Records that reached the log by copy, after this leader restored: searches and table learn of them. */
     private void onCopied(Message<JsonObject> m) {
         List<TableEntry> changed = new ArrayList<>();
-        for (Object o : m.body().getJsonArray("records")) {
+        for (Object o : m.body().getJsonArray("lines")) {
             try {
-                Measurement x = Protocol.JSON.readValue(((JsonObject) o).encode(), Measurement.class);
+                Measurement x = Protocol.JSON.readValue((String) o, Measurement.class);
                 dispatcher.replay(x);
                 changed.addAll(table.fold(x, flops(x)));
             } catch (java.io.IOException e) {
@@ -355,9 +382,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     /** Work of one call of a record's kernel: from its sweep's family, which knows command kernels too. */
     private double flops(Measurement m) {
-        SweepRun s = dispatcher.sweep(m.sweepId());
-        if (s != null) return s.family().flops(m.key());
-        return org.tunefarm.kernel.KernelCatalog.builtIn().find(m.key().op()).map(k -> k.flops(m.key())).orElse(0.0);
+        return FarmRestore.flops(dispatcher, m);
     }
 
     @Override public void agentChanged(AgentInfo agent) {

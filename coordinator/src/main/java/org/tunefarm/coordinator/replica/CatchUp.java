@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.store.RecordPage;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.coordinator.sweep.SweepControl;
@@ -42,7 +43,7 @@ public final class CatchUp {
     private final SweepLog sweeps;
     /** Per peer node: the offset in its record log up to which this coordinator has read. */
     private final Map<String, Long> cursors = new ConcurrentHashMap<>();
-    private final Map<String, Future<List<Measurement>>> running = new ConcurrentHashMap<>();
+    private final Map<String, Future<Long>> running = new ConcurrentHashMap<>();
     /** Peers whose log this coordinator has read to the end since they (re)joined. */
     private final Set<String> synced = ConcurrentHashMap.newKeySet();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
@@ -69,15 +70,19 @@ public final class CatchUp {
         from(peer);
     }
 
-    /** Reads from every peer; fails when one of them could not be read to the end. */
-    public Future<List<Measurement>> fromAll() {
-        List<Future<List<Measurement>>> all = new ArrayList<>();
+    /**
+     * Reads from every peer; fails when one of them could not be read to the end.
+     *
+     * @return how many records were new here (counted, not kept: a copy of a long history is millions)
+     */
+    public Future<Long> fromAll() {
+        List<Future<Long>> all = new ArrayList<>();
         for (String p : peers()) all.add(from(p));
         return Future.join(all).transform(ar -> {
-            List<Measurement> fresh = new ArrayList<>();
+            long fresh = 0;
             List<String> failed = new ArrayList<>();
-            for (Future<List<Measurement>> f : all) {
-                if (f.succeeded()) fresh.addAll(f.result());
+            for (Future<Long> f : all) {
+                if (f.succeeded()) fresh += f.result();
                 else failed.add(f.cause().getMessage());
             }
             return failed.isEmpty() ? Future.succeededFuture(fresh)
@@ -85,12 +90,12 @@ public final class CatchUp {
         });
     }
 
-    /** Reads what the peer appended since the last read; one round per peer at a time. */
-    public Future<List<Measurement>> from(String peer) {
-        Promise<List<Measurement>> done = Promise.promise();
-        Future<List<Measurement>> already = running.putIfAbsent(peer, done.future());
+    /** Reads what the peer appended since the last read; one round per peer at a time. @return how many records were new here */
+    public Future<Long> from(String peer) {
+        Promise<Long> done = Promise.promise();
+        Future<Long> already = running.putIfAbsent(peer, done.future());
         if (already != null) return already;
-        readFrom(peer, true, new ArrayList<>()).onComplete(ar -> {
+        readFrom(peer, true, 0).onComplete(ar -> {
             running.remove(peer);
             if (ar.succeeded()) {
                 synced.add(peer);
@@ -121,7 +126,7 @@ public final class CatchUp {
         return h;
     }
 
-    private Future<List<Measurement>> readFrom(String peer, boolean withSweeps, List<Measurement> fresh) {
+    private Future<Long> readFrom(String peer, boolean withSweeps, long fresh) {
         long from = cursors.getOrDefault(peer, 0L);
         JsonObject ask = new JsonObject().put("from", from).put("max", ReplicaVerticle.PAGE).put("sweeps", withSweeps);
         return page(peer, ask, 1).compose(reply -> {
@@ -131,19 +136,24 @@ public final class CatchUp {
                 cursors.put(peer, 0L);
                 return readFrom(peer, withSweeps, fresh);
             }
-            List<Measurement> ms = ReplicaVerticle.decode(reply.getJsonArray("records"));
+            JsonArray lines = reply.getJsonArray("lines");
             JsonArray sw = reply.getJsonArray("sweeps", new JsonArray());
             return vertx.executeBlocking(() -> {
-                for (int i = 0; i < sw.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
+                List<SweepLog.Entry> entries = new ArrayList<>();
+                for (int i = 0; i < sw.size(); i++) entries.add(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
                 JsonArray cs = reply.getJsonArray("controls", new JsonArray());
-                for (int i = 0; i < cs.size(); i++) sweeps.appendIfAbsent(Protocol.JSON.readValue(cs.getJsonObject(i).encode(), SweepControl.class));
-                return records.append(ms);
+                List<SweepControl> controls = new ArrayList<>();
+                for (int i = 0; i < cs.size(); i++) controls.add(Protocol.JSON.readValue(cs.getJsonObject(i).encode(), SweepControl.class));
+                sweeps.appendAllIfAbsent(entries, controls);
+                List<String> text = new ArrayList<>(lines.size());
+                for (int i = 0; i < lines.size(); i++) text.add(lines.getString(i));
+                return records.append(RecordPage.parse(text));
             }).compose(copied -> {
                 ReplicaVerticle.announce(vertx, copied);
-                fresh.addAll(copied);
+                long now = fresh + copied.size();
                 long next = reply.getLong("next");
                 cursors.put(peer, next);
-                return next < end && next > from ? readFrom(peer, false, fresh) : Future.succeededFuture(fresh);
+                return next < end && next > from ? readFrom(peer, false, now) : Future.succeededFuture(now);
             });
         });
     }

@@ -121,9 +121,8 @@ public final class ReplicaVerticle extends VerticleBase {
         boolean withSweeps = m.body().getBoolean("sweeps", false);
         vertx.executeBlocking(() -> {
             RecordPage page = records.read(from, max);
-            JsonArray rs = new JsonArray();
-            for (Measurement x : page.records()) rs.add(new JsonObject(Protocol.write(x)));
-            JsonObject reply = new JsonObject().put("records", rs).put("next", page.next()).put("end", page.end());
+            // The log's own lines, unparsed: the copying coordinator parses each once.
+            JsonObject reply = new JsonObject().put("lines", new JsonArray(new ArrayList<>(page.lines()))).put("next", page.next()).put("end", page.end());
             if (withSweeps) {
                 JsonArray sw = new JsonArray();
                 for (SweepLog.Entry e : sweeps.read()) sw.add(new JsonObject(Protocol.write(e)));
@@ -139,11 +138,18 @@ public final class ReplicaVerticle extends VerticleBase {
         });
     }
 
+    /**
+     * Key in the local map {@link #COPIED} that is present while this node's leader listens there;
+     * a follower then spends nothing on announcing what it copies (a catch-up copies millions).
+     */
+    public static final String LISTENING = "listening";
+
+    /** Tells this node's leader, if it is one, of records that reached its log by copy: {@code {lines: [...]}}, one record's JSON each. */
     static void announce(io.vertx.core.Vertx vertx, List<Measurement> fresh) {
-        if (fresh.isEmpty()) return;
+        if (fresh.isEmpty() || !vertx.sharedData().getLocalMap(COPIED).containsKey(LISTENING)) return;
         JsonArray a = new JsonArray();
-        for (Measurement x : fresh) a.add(new JsonObject(Protocol.write(x)));
-        vertx.eventBus().publish(COPIED, new JsonObject().put("records", a), new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true));
+        for (Measurement x : fresh) a.add(Protocol.write(x));
+        vertx.eventBus().publish(COPIED, new JsonObject().put("lines", a), new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true));
     }
 
     static List<Measurement> decode(JsonArray a) {

@@ -108,9 +108,9 @@ public final class Replication {
      * Reads from every peer the records and sweeps this coordinator lacks (after a restart, a lost
      * disk or a healed partition); fails when a peer could not be read to the end.
      *
-     * @return the records that were new here
+     * @return how many records were new here
      */
-    public Future<List<Measurement>> catchUp() {
+    public Future<Long> catchUp() {
         return catchUp.fromAll();
     }
 

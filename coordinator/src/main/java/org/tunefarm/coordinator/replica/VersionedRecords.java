@@ -1,11 +1,11 @@
 package org.tunefarm.coordinator.replica;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -21,17 +21,22 @@ import org.tunefarm.measure.Measurement;
  */
 public final class VersionedRecords implements RecordStore {
     private final RecordStore log;
-    private final Map<String, Integer> versions = new HashMap<>();
+    /**
+     * Versions noted as their append was queued and not yet durable: the log keeps the versions of
+     * the durable ones ({@link RecordStore#storedVersion}), so this holds only what is in flight
+     * (and what a failed append left, whose retry is the same version).
+     */
+    private final Map<String, Integer> queued = new HashMap<>();
     private final Set<String> measuredTwice = new HashSet<>();
 
+    /** Reads nothing: the log knows the version of every record it holds since it was opened. */
     public VersionedRecords(RecordStore log) throws IOException {
         this.log = log;
-        log.replay(m -> versions.put(m.recordId(), version(m)));
     }
 
     /** Which measurement a record is, as opposed to which candidate: who took it, and when. */
     public static int version(Measurement m) {
-        return Objects.hash(m.agentId(), m.startedAt(), m.finishedAt());
+        return RecordStore.version(m);
     }
 
     /**
@@ -41,11 +46,25 @@ public final class VersionedRecords implements RecordStore {
      * seen, and its retry is the same version.)
      */
     @Override public synchronized CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
+        List<String> noted = new ArrayList<>();
         for (Measurement m : measurements) {
-            Integer kept = versions.putIfAbsent(m.recordId(), version(m));
-            if (kept != null && kept != version(m)) measuredTwice.add(m.recordId());
+            Integer kept = queued.get(m.recordId());
+            if (kept == null) kept = log.storedVersion(m.recordId());
+            if (kept == null) {
+                queued.put(m.recordId(), version(m));
+                noted.add(m.recordId());
+            } else if (kept != version(m)) {
+                measuredTwice.add(m.recordId());
+            }
         }
-        return log.appendAsync(measurements);
+        return log.appendAsync(measurements).whenComplete((fresh, failed) -> {
+            if (failed == null) forget(noted);
+        });
+    }
+
+    /** Durable now: the log keeps their versions. */
+    private synchronized void forget(List<String> ids) {
+        for (String id : ids) queued.remove(id);
     }
 
     /** Candidates (record ids) of which this coordinator has seen two different measurements. */
@@ -55,6 +74,14 @@ public final class VersionedRecords implements RecordStore {
 
     @Override public boolean contains(String recordId) {
         return log.contains(recordId);
+    }
+
+    @Override public Integer storedVersion(String recordId) {
+        synchronized (this) {
+            Integer v = queued.get(recordId);
+            if (v != null) return v;
+        }
+        return log.storedVersion(recordId);
     }
 
     @Override public void replay(Consumer<Measurement> sink) throws IOException {

@@ -32,11 +32,17 @@ import org.tunefarm.table.TableEntry;
 public final class RestartRun {
 
     /**
-     * @param heapMb        the live heap after start, MB (jvm_memory_used_bytes, area heap, after GC.run)
-     * @param catchUpSeconds null when the second coordinator did not catch up (see {@code catchUpFailure})
+     * @param openCpuSeconds    CPU time the first coordinator's process spent until it led (all its threads:
+     *                          JVM start, JIT and GC included), a figure a busy machine's other load does not inflate
+     * @param heapMb            the live heap after start, MB (jvm_memory_used_bytes, area heap, after GC.run)
+     * @param catchUpSeconds    null when the second coordinator did not catch up (see {@code catchUpFailure})
+     * @param catchUpCpuSeconds CPU time the second coordinator's process spent until it had caught up, or null
+     * @param catchUpRecords    records in the second coordinator's log when it caught up or the wait ended: with
+     *                          {@code within}, a copy rate even when it did not catch up
      */
-    public record Outcome(long records, long bytesOnDisk, double writeSeconds, double openSeconds, double heapMb, boolean tableEqual,
-                          int tableEntries, Double catchUpSeconds, String catchUpFailure, String maxHeap) {}
+    public record Outcome(long records, long bytesOnDisk, double writeSeconds, double openSeconds, double openCpuSeconds, double heapMb,
+                          boolean tableEqual, int tableEntries, Double catchUpSeconds, Double catchUpCpuSeconds, long catchUpRecords, String catchUpFailure,
+                          String maxHeap) {}
 
     /**
      * @param records how many records the history holds
@@ -67,12 +73,14 @@ public final class RestartRun {
             long started = System.nanoTime();
             await(leader, "coordinator 0 leads", h -> h.path("leader").asBoolean());
             double openSeconds = seconds(started);
-            log.printf("restart: coordinator 0 leads after %.1f s%n", openSeconds);
+            double openCpu = cpuSeconds(leader);
+            log.printf("restart: coordinator 0 leads after %.1f s (%.1f s of CPU)%n", openSeconds, openCpu);
             double heapMb = LiveHeap.mb(leader, log);
             JsonNode table = leader.get("/api/table", Duration.ofSeconds(30));
             boolean tableEqual = tableEquals(derived, table);
 
             Double catchUpSeconds = null;
+            Double catchUpCpu = null;
             String failure = null;
             Path second = s.dir().resolve("coordinator-1");
             try (CoordinatorProcess joining = start(second, "coordinator-1.log")) {
@@ -80,14 +88,16 @@ public final class RestartRun {
                 try {
                     await(joining, "coordinator 1 caught up", h -> h.path("caughtUp").asBoolean() && lines(second.resolve("records.jsonl")) >= w.records());
                     catchUpSeconds = seconds(joined);
-                    log.printf("restart: coordinator 1 caught up after %.1f s%n", catchUpSeconds);
+                    catchUpCpu = round(cpuSeconds(joining));
+                    log.printf("restart: coordinator 1 caught up after %.1f s (%.1f s of CPU)%n", catchUpSeconds, catchUpCpu);
                 } catch (IllegalStateException e) {
                     failure = e.getMessage();
                     log.println("restart: " + failure);
                 }
             }
-            return new Outcome(w.records(), w.bytes(), round(writeSeconds), round(openSeconds), round(heapMb), tableEqual, derived.size(),
-                    catchUpSeconds == null ? null : round(catchUpSeconds), failure, s.maxHeap());
+            long copied = lines(second.resolve("records.jsonl"));
+            return new Outcome(w.records(), w.bytes(), round(writeSeconds), round(openSeconds), round(openCpu), round(heapMb), tableEqual,
+                    derived.size(), catchUpSeconds == null ? null : round(catchUpSeconds), catchUpCpu, copied, failure, s.maxHeap());
         }
     }
 
@@ -119,6 +129,11 @@ public final class RestartRun {
             served++;
         }
         return served == derived.size();
+    }
+
+    /** CPU time the coordinator's process has used so far, every thread; NaN where the OS does not say. */
+    private static double cpuSeconds(CoordinatorProcess c) {
+        return ProcessHandle.of(c.pid()).flatMap(p -> p.info().totalCpuDuration()).map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
     }
 
     /** A health answer that means done; may read the disk. */

@@ -46,8 +46,12 @@ final class LineScan {
      * lost newline must be quarantined, not read as the first of them.
      */
     static <T> T strict(String line, Class<T> type) throws java.io.IOException {
-        return org.tunefarm.protocol.Protocol.JSON.readerFor(type)
-                .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(line);
+        return strictReader(type).readValue(line);
+    }
+
+    /** The reader {@link #strict} uses, for a caller that reads many lines (a reader is built once, not per line). */
+    static com.fasterxml.jackson.databind.ObjectReader strictReader(Class<?> type) {
+        return org.tunefarm.protocol.Protocol.JSON.readerFor(type).with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     /**

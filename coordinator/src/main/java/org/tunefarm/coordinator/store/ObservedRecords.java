@@ -42,6 +42,10 @@ public final class ObservedRecords implements RecordStore {
         return store.contains(recordId);
     }
 
+    @Override public Integer storedVersion(String recordId) {
+        return store.storedVersion(recordId);
+    }
+
     @Override public void replay(Consumer<Measurement> sink) throws IOException {
         store.replay(sink);
     }

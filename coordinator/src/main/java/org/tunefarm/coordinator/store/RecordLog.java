@@ -1,5 +1,6 @@
 package org.tunefarm.coordinator.store;
 
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,9 +14,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Protocol;
@@ -43,8 +44,11 @@ public final class RecordLog implements RecordStore {
     private final Path file;
     private final Quarantine quarantine;
     private final FileChannel channel;
-    /** Durable record ids: written by the writer thread once forced, read by any thread. */
-    private final Set<String> ids = ConcurrentHashMap.newKeySet();
+    /**
+     * Durable record ids and their versions, 16 bytes each: written by the writer thread once
+     * forced, read by any thread, always under its own lock.
+     */
+    private final RecordIds ids;
     /** How many times the log was forced to disk: the figure group commit exists to keep low. */
     private final AtomicLong fsyncs = new AtomicLong();
     /** The length of the log that is fsynced; bytes past it may be written but are not yet answered. */
@@ -53,19 +57,55 @@ public final class RecordLog implements RecordStore {
     private final Runnable beforeForce;
     private final GroupCommit<Append> commits;
 
+    /** The log's length when it was opened: {@code opened} handed every record before it to its reader. */
+    private final long openedAt;
+
     public RecordLog(Path file) throws IOException {
-        this(file, () -> {});
+        this(file, m -> {}, () -> {});
+    }
+
+    /**
+     * Opens the log, reading it once: each readable record is handed to {@code opened}, in log order,
+     * so everything derived from the records (tallies, the table, the searches) is built from this
+     * one pass instead of a replay of its own. A record {@code opened} fails on is still kept: the
+     * line is good, and only a line that cannot be read is quarantined.
+     */
+    public RecordLog(Path file, Consumer<Measurement> opened) throws IOException {
+        this(file, opened, () -> {});
     }
 
     RecordLog(Path file, Runnable beforeForce) throws IOException {
+        this(file, m -> {}, beforeForce);
+    }
+
+    private RecordLog(Path file, Consumer<Measurement> opened, Runnable beforeForce) throws IOException {
         this.file = file;
         this.quarantine = new Quarantine(file);
         this.beforeForce = beforeForce;
-        LineScan.open(file, quarantine, line -> ids.add(LineScan.strict(line, Measurement.class).recordId()));
+        // Sized from the log's length (records are some 800 bytes), so the start does not rehash.
+        ids = new RecordIds(Files.exists(file) ? Files.size(file) / 700 : 0);
+        long began = System.nanoTime();
+        ObjectReader strict = LineScan.strictReader(Measurement.class);
+        LineScan.open(file, quarantine, line -> {
+            Measurement m = strict.readValue(line);
+            ids.add(m.recordId(), RecordIds.version(m));
+            try {
+                opened.accept(m);
+            } catch (RuntimeException e) {
+                LOG.log(Level.SEVERE, file + ": a reader of the opened log failed on record " + m.recordId(), e);
+            }
+        });
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         channel.position(channel.size());
         durable = channel.size();
+        openedAt = durable;
+        LOG.info(() -> String.format("%s: opened %d records (%d bytes) in %.1f s", file, ids.size(), openedAt, (System.nanoTime() - began) / 1e9));
         commits = new GroupCommit<>("record-log-writer " + file.getFileName(), this::commit);
+    }
+
+    /** The log's length when it was opened, the end of what the opening pass handed on. */
+    public long openedAt() {
+        return openedAt;
     }
 
     /** Where this log keeps the lines it could not read. */
@@ -99,14 +139,16 @@ public final class RecordLog implements RecordStore {
     private void commit(List<Append> group) {
         List<List<Measurement>> fresh = new ArrayList<>(group.size());
         Set<String> added = new HashSet<>();
+        List<Measurement> all = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         for (Append a : group) {
             List<Measurement> mine = new ArrayList<>();
             for (int i = 0; i < a.measurements().size(); i++) {
                 Measurement m = a.measurements().get(i);
                 String id = m.recordId();
-                if (ids.contains(id) || !added.add(id)) continue; // stored, or earlier in this group
+                if (contains(id) || !added.add(id)) continue; // stored, or earlier in this group
                 mine.add(m);
+                all.add(m);
                 text.append(a.lines().get(i)).append('\n');
             }
             fresh.add(mine);
@@ -118,7 +160,9 @@ public final class RecordLog implements RecordStore {
                 beforeForce.run();
                 channel.force(false);
                 fsyncs.incrementAndGet();
-                ids.addAll(added);
+                synchronized (ids) {
+                    for (Measurement m : all) ids.add(m.recordId(), RecordIds.version(m));
+                }
                 durable = channel.position();
             }
         } catch (IOException | RuntimeException e) {
@@ -130,7 +174,15 @@ public final class RecordLog implements RecordStore {
     }
 
     @Override public boolean contains(String recordId) {
-        return ids.contains(recordId);
+        synchronized (ids) {
+            return ids.contains(recordId);
+        }
+    }
+
+    @Override public Integer storedVersion(String recordId) {
+        synchronized (ids) {
+            return ids.version(recordId);
+        }
     }
 
     @Override public void replay(Consumer<Measurement> sink) throws IOException {
@@ -156,37 +208,45 @@ public final class RecordLog implements RecordStore {
 
     @Override public RecordPage read(long from, int max) throws IOException {
         long end = durable;
-        List<Measurement> out = new ArrayList<>();
+        List<String> out = new ArrayList<>();
         long offset = Math.max(0, Math.min(from, end));
-        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
-             var bytes = new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(in.position(offset)), 1 << 16)) {
-            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(512);
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            // Read in chunks and cut at newlines; a line split across chunks is carried over.
+            ByteBuffer chunk = ByteBuffer.allocate(1 << 16);
+            java.io.ByteArrayOutputStream carry = new java.io.ByteArrayOutputStream(1024);
             long at = offset;
-            int b;
-            while (out.size() < max && at < end && (b = bytes.read()) >= 0) {
-                at++;
-                if (b != '\n') {
-                    line.write(b);
-                    continue;
+            while (out.size() < max && at < end) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), end - at));
+                int n = in.read(chunk, at);
+                if (n <= 0) break;
+                byte[] b = chunk.array();
+                int start = 0;
+                for (int i = 0; i < n && out.size() < max; i++) {
+                    if (b[i] != '\n') continue;
+                    String text;
+                    if (carry.size() == 0) {
+                        text = new String(b, start, i - start, StandardCharsets.UTF_8);
+                    } else {
+                        carry.write(b, start, i - start);
+                        text = carry.toString(StandardCharsets.UTF_8);
+                        carry.reset();
+                    }
+                    start = i + 1;
+                    offset = at + start;
+                    if (!text.isBlank()) out.add(text);
                 }
-                String text = line.toString(StandardCharsets.UTF_8);
-                line.reset();
-                offset = at;
-                if (text.isBlank()) continue;
-                try {
-                    out.add(Protocol.JSON.readValue(text, Measurement.class));
-                } catch (IOException e) {
-                    // An unreadable line stays where it is; a copy skips it rather than stall on it.
-                    long here = at;
-                    LOG.warning(() -> file + ": not copying an unreadable record before byte " + here + ": " + e.getMessage());
-                }
+                if (out.size() >= max) break;
+                carry.write(b, start, n - start);
+                at += n;
             }
         }
         return new RecordPage(out, offset, end);
     }
 
     @Override public int count() {
-        return ids.size();
+        synchronized (ids) {
+            return ids.size();
+        }
     }
 
     /** Commits what is queued, then closes the file; appends after this fail. */

@@ -45,6 +45,17 @@ public interface RecordStore extends AutoCloseable {
     /** Whether a record with this id is stored. */
     boolean contains(String recordId);
 
+    /**
+     * Which measurement is stored under this id ({@link #version}), or null when none is: two
+     * measurements of one candidate differ in it.
+     */
+    Integer storedVersion(String recordId);
+
+    /** Which measurement a record is, as opposed to which candidate: who took it, and when. */
+    static int version(Measurement m) {
+        return RecordIds.version(m);
+    }
+
     /** Replays every stored record, in append order. */
     void replay(Consumer<Measurement> sink) throws IOException;
 
@@ -52,7 +63,7 @@ public interface RecordStore extends AutoCloseable {
 
     /**
      * Reads up to {@code max} records that start at byte {@code from} or later (an offset a previous
-     * page returned as {@code next}, or 0). Reads only that part of the log.
+     * page returned as {@code next}, or 0), as their lines. Reads only that part of the log.
      */
     RecordPage read(long from, int max) throws IOException;
 

@@ -94,6 +94,20 @@ public final class SweepLog {
         append(e);
     }
 
+    /**
+     * Appends the entries and changes not yet kept, in one read of the log rather than one per
+     * entry: a coordinator catching up is sent every sweep of a long season at once.
+     */
+    public synchronized void appendAllIfAbsent(List<Entry> entries, List<SweepControl> changes) throws IOException {
+        java.util.Set<String> kept = new java.util.HashSet<>();
+        for (Entry x : read()) kept.add(x.identity());
+        java.util.Set<SweepControl> keptChanges = new java.util.HashSet<>(controls());
+        StringBuilder text = new StringBuilder();
+        for (Entry e : entries) if (kept.add(e.identity())) text.append(Protocol.write(e)).append('\n');
+        for (SweepControl c : changes) if (keptChanges.add(c)) text.append(Protocol.write(java.util.Map.of(CONTROL, c))).append('\n');
+        if (!text.isEmpty()) write(text.substring(0, text.length() - 1));
+    }
+
     public synchronized void append(Entry e) throws IOException {
         write(Protocol.write(e));
     }

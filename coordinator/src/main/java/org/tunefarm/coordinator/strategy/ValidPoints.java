@@ -20,9 +20,38 @@ final class ValidPoints {
     private final SearchSpace space;
     private final long[] listed; // ascending, or null when the space is only sampled
 
+    /**
+     * Listings of the spaces listed lately, shared: a restored farm begins thousands of searches
+     * over a few spaces (every sweep of a kernel on a class has the same one), and walking a space
+     * of a million points for each, and keeping a copy each, would make a start grow with its
+     * sweeps times their spaces. The arrays are never written.
+     */
+    private static final java.util.Map<SearchSpace, long[]> LISTED = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(java.util.Map.Entry<SearchSpace, long[]> eldest) {
+            return size() > LISTINGS_KEPT;
+        }
+    };
+    static final int LISTINGS_KEPT = 64;
+    /** The listing of a space too large to list, in {@link #LISTED}. */
+    private static final long[] UNLISTED = new long[0];
+
     ValidPoints(SearchSpace space) {
         this.space = space;
-        this.listed = list(space);
+        this.listed = listing(space);
+    }
+
+    private static long[] listing(SearchSpace space) {
+        // A replayed space is equal to another by its constraint's text, not its members: list it afresh (it is cheap).
+        if (space.constraints().stream().anyMatch(c -> c instanceof MembershipConstraint)) return list(space);
+        synchronized (LISTED) {
+            long[] known = LISTED.get(space);
+            if (known != null) return known == UNLISTED ? null : known;
+        }
+        long[] l = list(space);
+        synchronized (LISTED) {
+            LISTED.put(space, l == null ? UNLISTED : l);
+        }
+        return l;
     }
 
     private static long[] list(SearchSpace space) {
@@ -45,7 +74,7 @@ final class ValidPoints {
 
     boolean isListed() { return listed != null; }
 
-    /** The valid indices ascending; only when {@link #isListed()}. */
+    /** The valid indices ascending, shared by every search of an equal space: read, never write. Only when {@link #isListed()}. */
     long[] listed() {
         if (listed == null) throw new IllegalStateException("space too large to list");
         return listed;

@@ -20,12 +20,18 @@ public final class TableService {
     public static final String MAP = "tunefarm.table";
 
     private final Vertx vertx;
-    private BestKernelTable table = BestKernelTable.EMPTY;
+    private final TableFold table;
     /** Publishes run one after another, so a later (richer) entry is never overwritten by an earlier one. */
     private Future<Void> publishing = Future.succeededFuture();
 
     public TableService(Vertx vertx) {
+        this(vertx, new TableFold());
+    }
+
+    /** A table service that goes on from the records already folded into {@code table} (a start's one pass). */
+    public TableService(Vertx vertx, TableFold table) {
         this.vertx = vertx;
+        this.table = table;
     }
 
     /** Folds a record of a built-in family in locally; returns the entries of the slots it changed. */
@@ -38,19 +44,11 @@ public final class TableService {
      * the slots it changed: one per objective whose figure the record has, at most.
      */
     public List<TableEntry> fold(Measurement m, double flops) {
-        List<TableEntry> changed = new ArrayList<>();
-        for (TableEntry e : TableEntry.entries(m, flops)) {
-            BestKernelTable next = table.with(e);
-            TableEntry before = table.lookup(e).orElse(null);
-            TableEntry after = next.lookup(e).orElseThrow();
-            table = next;
-            if (!after.equals(before)) changed.add(after);
-        }
-        return changed;
+        return table.fold(m, flops);
     }
 
     public BestKernelTable local() {
-        return table;
+        return table.table();
     }
 
     /**

@@ -48,6 +48,21 @@ class RecordTallyTest {
         assertEquals(0, t.takeFresh().size());
     }
 
+    @Test void aCopyOfALongHistoryBeforeTheFeedRunsKeepsOnlyTheLatestNewsAndTheRateWindow() {
+        RecordTally t = new RecordTally();
+        long start = 1_000_000;
+        int copied = RecordTally.FRESH_KEPT + 5_000;
+        for (int i = 0; i < copied; i++) t.add(List.of(m("s1", i, Status.OK, start + i * 10L, SensorReading.NONE)), start + i * 10L);
+        List<JsonObject> news = t.takeFresh();
+        assertEquals(RecordTally.FRESH_KEPT, news.size());
+        assertEquals(copied - 1, news.getLast().getLong("index"), "the latest are kept");
+        assertEquals(JsonObject.of("a", copied - 1), news.getLast().getJsonObject("params"));
+        long end = start + (copied - 1) * 10L;
+        // A rate over the last minute: 6,000 arrivals, 10 ms apart.
+        assertEquals(100.0, t.rate("s1", end), 1.0);
+        assertEquals(copied, t.total());
+    }
+
     @Test void aLongHistoryKeepsTheLatestPointsAndDropsTheStalestSearches() {
         RecordTally t = new RecordTally(3, 5);
         for (int i = 0; i < 5; i++) t.add(List.of(m("old", i, Status.OK, 1000 + i, SensorReading.NONE)), 0);

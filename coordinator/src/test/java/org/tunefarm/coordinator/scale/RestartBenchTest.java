@@ -29,7 +29,11 @@ class RestartBenchTest {
         assertTrue(o.tableEntries() > 10, "several sweeps, classes and shapes: " + o.tableEntries());
         assertTrue(o.tableEqual(), "the served table is the one the records derive");
         assertTrue(o.openSeconds() > 0 && o.heapMb() > 0, o.toString());
+        // The process's CPU time counts its JVM's start and every thread: some, and at most every core's share of its wall time.
+        assertTrue(o.openCpuSeconds() > 0 && o.openCpuSeconds() < o.openSeconds() * Runtime.getRuntime().availableProcessors() + 1, o.toString());
         assertNotNull(o.catchUpSeconds(), "caught up: " + o.catchUpFailure());
+        assertNotNull(o.catchUpCpuSeconds(), o.toString());
+        assertEquals(20_000, o.catchUpRecords());
         assertEquals(20_000, RestartRun.lines(dir.resolve("coordinator-1/records.jsonl")));
     }
 }
