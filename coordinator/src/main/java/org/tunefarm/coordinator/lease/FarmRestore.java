@@ -107,5 +107,9 @@ public final class FarmRestore implements Consumer<Measurement> {
         @Override public void leaseExpired(String reason) {
             to.leaseExpired(reason);
         }
+
+        @Override public void agentForgotten(String agentId) {
+            to.agentForgotten(agentId);
+        }
     }
 }
