@@ -101,12 +101,9 @@ class HeatSimBatchTest {
             assertTrue(m.status() == Status.OK || m.status() == Status.THROTTLED, m.status() + " " + m.detail());
             if (m.status() != Status.OK) continue;
             // 16.5 W for a 1.26 ms call at the full clock, ~0.021 J: from the hwmon power, read under load.
-            // Within a factor of 3, not 1.5: the agent's sensors are memoised for 200 ms, so a reading
-            // is dated up to that late, and this candidate's samples last about 200 ms; a busy machine
-            // (the full suite) put one at 0.49 of the model. Idle power (0.5 W) would read 30x lower.
             double model = device.model().powerW(HeatSimSpec.dynamicW(HOT), 40) * HeatSimSpec.callNsAtMax(KEY, HOT) * 1e-9;
             assertNotNull(m.energyJ(), "power is readable");
-            assertTrue(m.energyJ() > model / 3 && m.energyJ() < model * 3, "energy per call " + m.energyJ() + " J, model " + model + ": " + m);
+            assertTrue(m.energyJ() > model * 0.5 && m.energyJ() < model * 1.5, "energy per call " + m.energyJ() + " J, model " + model + ": " + m);
         }
     }
 
