@@ -47,15 +47,9 @@ public final class ChaosAudit {
         List<Set<String>> perLog = new java.util.ArrayList<>();
         for (Path dir : dataDirs) {
             Set<String> ids = new HashSet<>();
-            Path f = dir.resolve("records.jsonl");
-            if (Files.exists(f)) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    if (line.isBlank()) continue;
-                    Measurement m = Protocol.JSON.readValue(line, Measurement.class);
-                    if (!m.sweepId().equals(sweep)) continue;
-                    if (!ids.add(m.recordId())) duplicates++;
-                    union.putIfAbsent(m.recordId(), m);
-                }
+            for (Measurement m : records(sweep, dir)) {
+                if (!ids.add(m.recordId())) duplicates++;
+                union.putIfAbsent(m.recordId(), m);
             }
             perLog.add(ids);
         }
@@ -67,6 +61,38 @@ public final class ChaosAudit {
         for (String id : expected) if (!firstRounds.contains(id)) lost++;
         return new Outcome(expected.size(), firstRounds.size(), lost, duplicates, agentKills, coordinatorKills, seconds, gaps,
                 tableMatches(union, table), optimumFound(table, shapes));
+    }
+
+    /** Records missing from some coordinator's log, summed over the coordinators. */
+    public static int replicaGaps(String sweep, List<Path> dataDirs) throws IOException {
+        Set<String> union = new HashSet<>();
+        List<Set<String>> each = new java.util.ArrayList<>();
+        for (Path d : dataDirs) {
+            Set<String> ids = new HashSet<>();
+            for (Measurement m : records(sweep, d)) ids.add(m.recordId());
+            union.addAll(ids);
+            each.add(ids);
+        }
+        int gaps = 0;
+        for (Set<String> ids : each) gaps += union.size() - ids.size();
+        return gaps;
+    }
+
+    /** The sweep's records in one coordinator's log, in log order; a line torn by a write in progress is skipped. */
+    public static List<Measurement> records(String sweep, Path data) throws IOException {
+        Path f = data.resolve("records.jsonl");
+        List<Measurement> out = new java.util.ArrayList<>();
+        if (!Files.exists(f)) return out;
+        for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+            if (line.isBlank()) continue;
+            try {
+                Measurement m = Protocol.JSON.readValue(line, Measurement.class);
+                if (m.sweepId().equals(sweep)) out.add(m);
+            } catch (IOException e) {
+                // a line torn by a write in progress: the next look sees it whole
+            }
+        }
+        return out;
     }
 
     /**

@@ -65,6 +65,7 @@ public final class ChaosRun {
             chaos(sweep);
             log.println("chaos: done killing; waiting for the sweep to finish");
             awaitDone(sweep, Duration.ofMinutes(10));
+            awaitReplicas(sweep, Duration.ofSeconds(120));
             JsonNode table = live().get("/api/table?op=sleep", Duration.ofSeconds(10));
             stopAll();
             return ChaosAudit.audit(sweep, s.shapes(), s.unitUs(), s.maxA(), coordinators.stream().map(CoordinatorProcess::data).toList(), table,
@@ -143,6 +144,33 @@ public final class ChaosRun {
             Thread.sleep(1000);
         }
         throw new IllegalStateException("the sweep did not finish within " + within);
+    }
+
+    /**
+     * Waits until every coordinator is up, has read its peers' logs to the end and holds every
+     * record of the sweep. The sweep can end while the restarted leader is still starting, or before
+     * its catch-up (every few seconds) has copied the last records; the audit is of the settled farm.
+     * If they do not settle in time, the audit says how many records each lacks.
+     */
+    private void awaitReplicas(String sweep, Duration within) throws Exception {
+        long end = System.currentTimeMillis() + within.toMillis();
+        List<Path> data = coordinators.stream().map(CoordinatorProcess::data).toList();
+        while (System.currentTimeMillis() < end) {
+            if (allCaughtUp() && ChaosAudit.replicaGaps(sweep, data) == 0) return;
+            Thread.sleep(500);
+        }
+        log.println("chaos: the coordinators' logs still differ after " + within.toSeconds() + " s");
+    }
+
+    private boolean allCaughtUp() throws InterruptedException {
+        for (CoordinatorProcess c : coordinators) {
+            try {
+                if (!c.alive() || !c.get("/api/health", Duration.ofSeconds(10)).path("caughtUp").asBoolean()) return false;
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void awaitHealthy(CoordinatorProcess c, Duration within) throws Exception {

@@ -45,23 +45,8 @@ public final class PartitionAudit {
 
     static Side side(String sweep, List<Path> dataDirs) throws IOException {
         Map<String, Integer> versions = new HashMap<>();
-        for (Path d : dataDirs) for (Measurement m : records(sweep, d)) versions.putIfAbsent(m.recordId(), VersionedRecords.version(m));
+        for (Path d : dataDirs) for (Measurement m : ChaosAudit.records(sweep, d)) versions.putIfAbsent(m.recordId(), VersionedRecords.version(m));
         return new Side(versions);
-    }
-
-    /** Records missing from some coordinator's log, summed over the coordinators. */
-    static int gaps(String sweep, List<Path> dataDirs) throws IOException {
-        Set<String> union = new HashSet<>();
-        List<Set<String>> each = new java.util.ArrayList<>();
-        for (Path d : dataDirs) {
-            Set<String> ids = new HashSet<>();
-            for (Measurement m : records(sweep, d)) ids.add(m.recordId());
-            union.addAll(ids);
-            each.add(ids);
-        }
-        int gaps = 0;
-        for (Set<String> ids : each) gaps += union.size() - ids.size();
-        return gaps;
     }
 
     static Outcome audit(PartitionRun.Settings s, String sweep, List<Side> sides, List<Path> dataDirs, int dispatching, int leaders,
@@ -71,7 +56,7 @@ public final class PartitionAudit {
         int duplicates = 0;
         for (Path d : dataDirs) {
             Set<String> ids = new HashSet<>();
-            for (Measurement m : records(sweep, d)) {
+            for (Measurement m : ChaosAudit.records(sweep, d)) {
                 if (!ids.add(m.recordId())) duplicates++;
                 if (m.round() == 0) firstRounds.add(m.key().id() + "/" + m.index());
             }
@@ -85,22 +70,6 @@ public final class PartitionAudit {
             if (other != null && !other.equals(e.getValue())) twice++;
         }
         return new Outcome(s.quorum(), s.coordinators(), expected.size(), firstRounds.size(), lost, duplicates, twice, measuredTwiceOnHealth,
-                dispatching, leaders, gaps(sweep, dataDirs), s.cutSeconds(), seconds);
-    }
-
-    private static List<Measurement> records(String sweep, Path data) throws IOException {
-        Path f = data.resolve("records.jsonl");
-        List<Measurement> out = new java.util.ArrayList<>();
-        if (!Files.exists(f)) return out;
-        for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-            if (line.isBlank()) continue;
-            try {
-                Measurement m = Protocol.JSON.readValue(line, Measurement.class);
-                if (m.sweepId().equals(sweep)) out.add(m);
-            } catch (IOException e) {
-                // a line torn by a write in progress: the next look sees it whole
-            }
-        }
-        return out;
+                dispatching, leaders, ChaosAudit.replicaGaps(sweep, dataDirs), s.cutSeconds(), seconds);
     }
 }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.tunefarm.coordinator.Coordinator;
+import org.tunefarm.coordinator.chaos.ChaosAudit;
 import org.tunefarm.coordinator.local.AgentProcess;
 import org.tunefarm.coordinator.local.CoordinatorProcess;
 import org.tunefarm.protocol.Protocol;
@@ -105,7 +106,7 @@ public final class PartitionRun {
             await("the sweep finishes", Duration.ofMinutes(6), () -> "done".equals(sweepState(sweep)));
             await("every coordinator caught up", Duration.ofSeconds(90), () -> {
                 for (int i = 0; i < coordinators.size(); i++) if (!health(i).path("caughtUp").asBoolean()) return false;
-                return PartitionAudit.gaps(sweep, dataDirs()) == 0;
+                return ChaosAudit.replicaGaps(sweep, dataDirs()) == 0;
             });
             int leaders = leaders();
             int reportedTwice = 0;
@@ -118,6 +119,10 @@ public final class PartitionRun {
                     (System.currentTimeMillis() - started) / 1000);
         } catch (Exception e) {
             log.println("partition: failed: " + e.getMessage() + "; data and logs in " + s.dir());
+            for (int i = 0; i < coordinators.size(); i++) {
+                log.println("partition: coordinator " + i + (coordinators.get(i).alive() ? "" : " (exited)") + ", its last warnings:");
+                for (String w : lastWarnings(s.dir().resolve("coordinator-" + i + ".log"), 6)) log.println("  " + w);
+            }
             throw e;
         } finally {
             stopAll();
@@ -250,6 +255,17 @@ public final class PartitionRun {
             Thread.sleep(500);
         }
         throw new IllegalStateException(what + ": not within " + within + (last != null ? " (last: " + last.getMessage() + ")" : ""));
+    }
+
+    /** The last lines of a log that warn or fail: where a CI run's failure leaves its cause. */
+    private static List<String> lastWarnings(Path file, int n) {
+        try {
+            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.contains("WARN") || l.contains("SEVERE") || l.contains("ERROR") || l.contains("Exception")).toList();
+            return all.subList(Math.max(0, all.size() - n), all.size());
+        } catch (IOException e) {
+            return List.of("(not read: " + e.getMessage() + ")");
+        }
     }
 
     private void stopAll() {

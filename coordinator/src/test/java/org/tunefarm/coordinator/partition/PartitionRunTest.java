@@ -30,18 +30,25 @@ class PartitionRunTest {
     @Test void healedPartitionLosesNothingStoresNothingTwiceAndOnlyTheQuorumDispatches() throws Exception {
         List<String> cmd = new ArrayList<>(CoordinatorProcess.jvm("-Xmx256m"));
         cmd.addAll(List.of("bench", "partition", "--quick", "--dir", dir.toString()));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String last = null;
+        // Its log is read with its output, so a failure's message carries the bench's last words
+        // (a CI log shows the assertion, not this test's output file).
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String json = null;
+        java.util.ArrayDeque<String> tail = new java.util.ArrayDeque<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = out.readLine()) != null; ) {
                 System.out.println(line);
-                if (!line.isBlank()) last = line;
+                if (line.startsWith("[")) json = line;
+                tail.addLast(line);
+                if (tail.size() > 25) tail.removeFirst();
             }
         }
         assertTrue(p.waitFor(2, TimeUnit.MINUTES), "the bench did not exit");
+        String said = "\n" + String.join("\n", tail);
         assertNotEquals(PartitionCommand.CANNOT_STAGE, p.exitValue(),
-                "could not stage network namespaces: this test needs root and iproute2 (ip netns); see the output above");
-        assertTrue(last != null && last.startsWith("["), "no JSON line from the bench (exit " + p.exitValue() + "): " + last);
+                "could not stage network namespaces: this test needs root and iproute2 (ip netns):" + said);
+        assertTrue(json != null, "no JSON line from the bench (exit " + p.exitValue() + "); its last lines:" + said);
+        String last = json;
         JsonNode scenarios = Protocol.JSON.readTree(last);
         assertEquals(2, scenarios.size(), last);
         for (JsonNode o : scenarios) {
