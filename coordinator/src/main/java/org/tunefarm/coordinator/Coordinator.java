@@ -9,6 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
@@ -110,12 +111,15 @@ public final class Coordinator implements AutoCloseable {
         // lacks, and lacks this one's: each side reads the other's. The timer catches what an event missed.
         hazelcast.getCluster().addMembershipListener(new MembershipAdapter() {
             @Override public void memberAdded(MembershipEvent e) {
-                copies.joined(e.getMember().getAttribute(NODE_ID));
+                String joined = e.getMember().getAttribute(NODE_ID);
+                copies.joined(joined);
+                // A leader (if this coordinator is one) writes its view over whatever the member brought.
+                vertx.eventBus().publish(FarmVerticle.MEMBER_JOINED, joined, new DeliveryOptions().setLocalOnly(true));
             }
         });
         vertx.setPeriodic(CatchUp.EVERY_MS, t -> copies.fromAll());
         leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(), copies::caughtUp,
-                () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs(), restored));
+                () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs(), restored, this::heads));
         await(leadership.start());
         Audit audit = new AuditLog(config.dataDir().resolve("audit.jsonl"));
         credentials = new Credentials(vertx, config.dataDir().resolve("credentials.jsonl"), audit);
@@ -145,6 +149,11 @@ public final class Coordinator implements AutoCloseable {
         c.setProperty("hazelcast.phone.home.enabled", "false"); // farms often have no way out, and it is not ours to report
         if (config.clusterName() != null) c.setClusterName(config.clusterName());
         return c;
+    }
+
+    /** Whether this coordinator heads its cluster at this moment ({@link Leadership#heads}). */
+    private boolean heads() {
+        return leadership != null && leadership.heads();
     }
 
     /** Whether this coordinator dispatches (and has finished taking over). */

@@ -72,6 +72,17 @@ final class Leadership {
         return leading;
     }
 
+    /**
+     * Whether this member heads its cluster now: the oldest member, with a quorum, not merging into
+     * another cluster. Unlike {@link #leading} it turns false the moment a healed partition merges
+     * this member into the other half, while its farm verticle is still deployed (it steps down
+     * once the merge settles): what that verticle would write to the cluster maps then is a stale
+     * view that would overwrite the leader's.
+     */
+    boolean heads() {
+        return System.currentTimeMillis() >= mergeSettlesAt && shouldLead();
+    }
+
     /** Whether this member should lead now. */
     private boolean shouldLead() {
         if (!hazelcast.getLifecycleService().isRunning()) return false;

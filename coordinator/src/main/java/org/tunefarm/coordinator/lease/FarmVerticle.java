@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.replica.NotReplicated;
@@ -54,6 +55,18 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
      * {@code {records: [...]}}; answered {@code {imported: n}}, the count new to the record log.
      */
     public static final String IMPORT = "tunefarm.local.records.import";
+    /**
+     * Where the coordinator says, locally, that a member joined its cluster ({@code body}: its node id).
+     * That member may have led the other half of a partition and written its view of agents and
+     * sweeps into the maps that merged: the leader writes its own over it.
+     */
+    public static final String MEMBER_JOINED = "tunefarm.local.member.joined";
+    /**
+     * How long after a member joins the leader writes its view again: past the moment the joined
+     * member's own term has stopped writing (it stops when its merge begins; a write it sent just
+     * before lands within a round trip or two) and its merge has settled.
+     */
+    static final long REPUBLISH_AFTER_JOIN_MS = 5_000;
     public static final String SWEEPS_MAP = "tunefarm.sweeps";
     public static final String AGENTS_MAP = "tunefarm.agents";
     /** Bad frames refused by the event-bus consumers, for health and tests. */
@@ -69,6 +82,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     private final long heartbeatMs;
     /** The state the start's one pass over the log rebuilt, or null: then the log is replayed. */
     private final FarmRestore start;
+    private final BooleanSupplier heads;
     private Dispatcher dispatcher;
     private TableService table;
     private ClassProfiles classes;
@@ -88,22 +102,30 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     /** Sweeps as the cluster map shows them: a change of state at once, progress coalesced. */
     private PublishedState<SweepRun> sweepsPublished;
 
+    /** A leader alone in its cluster, which it heads for as long as it runs. */
     public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs) {
-        this(records, sweepLog, replication, heartbeatMs, null);
+        this(records, sweepLog, replication, heartbeatMs, null, () -> true);
     }
 
-    /** @param start what the opening pass over the log rebuilt (taken by the first term only), or null */
-    public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs, FarmRestore start) {
+    /**
+     * @param start what the opening pass over the log rebuilt (taken by the first term only), or null
+     * @param heads whether this coordinator heads its cluster at this moment; while it does not (its
+     *              member has merged into another cluster and the leader there, and this verticle is
+     *              about to be undeployed) it writes nothing to the cluster's agent and sweep maps
+     */
+    public FarmVerticle(RecordStore records, SweepLog sweepLog, Replication replication, long heartbeatMs, FarmRestore start,
+                        BooleanSupplier heads) {
         this.records = records;
         this.sweepLog = sweepLog;
         this.replication = replication;
         this.heartbeatMs = heartbeatMs;
         this.start = start;
+        this.heads = heads;
     }
 
     @Override public Future<?> start() throws Exception {
-        agentsPublished = new PublishedState<>(vertx, AGENTS_MAP, a -> a.alive() + "/" + a.registeredAt(), Protocol::write);
-        sweepsPublished = new PublishedState<>(vertx, SWEEPS_MAP, s -> s.state(System.currentTimeMillis()), this::publishedStatus);
+        agentsPublished = new PublishedState<>(vertx, AGENTS_MAP, a -> a.alive() + "/" + a.registeredAt(), Protocol::write, heads);
+        sweepsPublished = new PublishedState<>(vertx, SWEEPS_MAP, s -> s.state(System.currentTimeMillis()), this::publishedStatus, heads);
         dispatcher = new Dispatcher(System::currentTimeMillis, heartbeatMs, this, StrategyWork.shared());
         table = new TableService(vertx);
         classes = new ClassProfiles(vertx);
@@ -130,6 +152,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         bus.<JsonObject>consumer(CONTROL, this::onControl);
         bus.<JsonObject>consumer(IMPORT, this::onImport);
         bus.<JsonObject>localConsumer(ReplicaVerticle.COPIED, this::onCopied);
+        bus.<String>localConsumer(MEMBER_JOINED, m -> vertx.setTimer(REPUBLISH_AFTER_JOIN_MS, t -> republish()));
         vertx.sharedData().getLocalMap(ReplicaVerticle.COPIED).put(ReplicaVerticle.LISTENING, true);
         vertx.setPeriodic(Math.max(100, heartbeatMs / 2), t -> dispatcher.tick());
         LOG.info("dispatching: this coordinator leads the farm");
@@ -185,6 +208,14 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         List<DeviceProfile> profiles = entries.stream().filter(e -> e.classStart() != null)
                 .flatMap(e -> e.classStart().knownProfile().stream()).toList();
         return new Restored(profiles);
+    }
+
+    /** Writes every agent and sweep this leader knows to the cluster maps, as if each had just changed. */
+    private void republish() {
+        for (AgentInfo a : dispatcher.agents()) agentsPublished.rewrite(a.agentId(), a);
+        for (SweepRun s : dispatcher.sweeps()) sweepsPublished.rewrite(s.id(), s);
+        LOG.info(() -> "wrote this leader's " + dispatcher.agents().size() + " agents and " + dispatcher.sweeps().size()
+                + " sweeps to the cluster maps again, after a member joined");
     }
 
     private Future<?> publishRestored(Restored restored) {

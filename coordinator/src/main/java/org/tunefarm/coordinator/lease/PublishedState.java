@@ -5,6 +5,7 @@ import io.vertx.core.shareddata.AsyncMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -16,7 +17,10 @@ import java.util.logging.Logger;
  * lease was lent) is written within {@link #COALESCE_MS}, once for however many there were. Writing
  * every report's change at once cost the farm's event loop half its time under a few hundred
  * agents: each sweep status is the whole spec and every search's progress, serialized and put.
- * Runs on the farm verticle's context; its timer dies with the verticle.
+ * Runs on the farm verticle's context; its timer dies with the verticle. It writes only while its
+ * coordinator heads the cluster: a leader merged into the other half of a healed partition would
+ * otherwise overwrite that half's leader's entries with its own stale view, which no later change
+ * corrects when the thing changes no more (a sweep already done).
  *
  * @param <T> what is published
  */
@@ -34,6 +38,7 @@ final class PublishedState<T> {
     private final String map;
     private final Function<T, String> kind;
     private final Writer<T> writer;
+    private final BooleanSupplier heads;
     private final Map<String, T> dirty = new LinkedHashMap<>();
     private final Map<String, String> writtenKind = new HashMap<>();
     private long timer = -1;
@@ -41,12 +46,14 @@ final class PublishedState<T> {
     /**
      * @param kind   the part of a thing's state whose change is written at once, e.g. a sweep's state
      * @param writer what is written, e.g. a sweep's status; called only when the thing is written
+     * @param heads  whether this coordinator heads the cluster now; nothing is written while it does not
      */
-    PublishedState(Vertx vertx, String map, Function<T, String> kind, Writer<T> writer) {
+    PublishedState(Vertx vertx, String map, Function<T, String> kind, Writer<T> writer, BooleanSupplier heads) {
         this.vertx = vertx;
         this.map = map;
         this.kind = kind;
         this.writer = writer;
+        this.heads = heads;
     }
 
     /** {@code t}, known by {@code key}, changed. */
@@ -61,10 +68,20 @@ final class PublishedState<T> {
         if (timer < 0) timer = vertx.setTimer(COALESCE_MS, x -> flush());
     }
 
+    /**
+     * Writes {@code t} now, whatever was written before: after a member joined, whose former term
+     * may have left its own view in the map.
+     */
+    void rewrite(String key, T t) {
+        dirty.remove(key);
+        write(key, t, kind.apply(t));
+    }
+
     /** The thing known by {@code key} is gone: nothing pending for it is written, and it leaves the map. */
     void forget(String key) {
         dirty.remove(key);
         writtenKind.remove(key);
+        if (!heads.getAsBoolean()) return;
         vertx.sharedData().<String, String>getAsyncMap(map).compose((AsyncMap<String, String> am) -> am.remove(key))
                 .onFailure(e -> LOG.log(Level.WARNING, "removing " + key + " from " + map + " failed", e));
     }
@@ -77,6 +94,7 @@ final class PublishedState<T> {
     }
 
     private void write(String key, T t, String k) {
+        if (!heads.getAsBoolean()) return;
         writtenKind.put(key, k);
         String json = writer.json(t);
         vertx.sharedData().<String, String>getAsyncMap(map).compose((AsyncMap<String, String> am) -> am.put(key, json))
