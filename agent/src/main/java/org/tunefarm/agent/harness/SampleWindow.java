@@ -2,12 +2,12 @@ package org.tunefarm.agent.harness;
 
 /**
  * When a measurement's timed samples ran, in epoch milliseconds (with microseconds), and how many
- * calls they timed: what the agent needs to turn the board's power or energy readings, taken in
+ * calls ran in that time (samples set aside as preempted or collected included): what the agent needs to turn the board's power or energy readings, taken in
  * another process, into joules per call.
  *
  * @param fromMs start of the first timed sample
  * @param toMs   end of the last timed sample
- * @param calls  calls timed in between
+ * @param calls  calls run in between
  */
 public record SampleWindow(double fromMs, double toMs, long calls) {
     public SampleWindow {

@@ -386,7 +386,10 @@ final class WarmHarness implements Harness {
                 ok = new CandidateOutcome(ok.status(), ok.stats().settingAside(collected), ok.maxError(), ok.detail())
                         .noting(collected + " sample(s) set aside: the JVM collected garbage during them");
             }
-            return ok.sampled(new SampleWindow(epochMs(firstSampleNs), epochMs(lastSampleNs), (long) taken * calls), DriftCheck.verdict(ordered));
+            // The window runs from the first sample to the last, those set aside included: every
+            // call that ran in it drew the power it is charged with.
+            long ran = (long) (taken + preempted + collected) * calls;
+            return ok.sampled(new SampleWindow(epochMs(firstSampleNs), epochMs(lastSampleNs), ran), DriftCheck.verdict(ordered));
         }
 
         /** The outcome over these samples, once the output is checked again. */

@@ -50,6 +50,10 @@ class WarmHarnessTest {
         assertEquals(1, s.outliers(), "one sample set aside: " + s);
         assertEquals(5, s.samples(), "and replaced: " + s);
         assertTrue(out.detail().contains("preempted"), out.detail());
+        // The window spans the sample set aside too, and counts its calls: joules per call are
+        // the window's energy over every call that ran in it (10 µs each here).
+        assertEquals(6L * s.callsPerSample(), out.window().calls(), out.window().toString());
+        assertEquals(10e-6, out.window().seconds() / out.window().calls(), 1e-9, out.window().toString());
         // Unknown run delay (not Linux) judges nothing.
         FakeClockFamily again = new FakeClockFamily(n -> 10_000);
         assertEquals(0, new WarmHarness(again.clock::get, () -> -1).measure(again, FakeClockFamily.KEY, Map.of(), FAST).stats().outliers());
