@@ -80,7 +80,7 @@ final class ConvBench {
             KernelKey key = ConvPoint.key(layer.shape());
             for (int threads = 1; threads <= Math.min(2, cores); threads++) {
                 SearchSpace space = ConvPoint.space(key, cores, threads);
-                Map<String, Object> point = convSearch.run(key, space, ConvPoint.startingPoints(space, key, cores, threads),
+                Map<String, Object> point = convSearch.run(key, space, ConvPoint.startingPoints(space, key, threads),
                         threads, budget, seed + threads, brief, full);
                 int t = threads;
                 Baseline im2col = blasMissing != null ? null : () -> blas.conv(key, t, full.minSamples(), full.minSampleMs()).medianNs();

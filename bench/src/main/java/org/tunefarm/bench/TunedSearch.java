@@ -55,33 +55,15 @@ final class TunedSearch {
         return new GemmSpec().space(key, cores, bits, DeviceProfile.registers(System.getProperty("os.arch"), bits)).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
     }
 
-    /** Hand-picked points that were fast on AVX2 and AVX-512 machines, kept where valid in the space (the register file's too). */
+    /** The family's seeds ({@link GemmSpec#seeds}) at {@code threads} threads, kept where valid in the space (the register file's too). */
     static List<Map<String, Object>> startingPoints(SearchSpace space, KernelKey key, int threads) {
-        List<Map<String, Object>> picks = new ArrayList<>();
-        if (key.dim("M") == 1) {
-            picks.add(GemmPoint.vector(16, 4096, 256, 1, 4, 0, 0, threads));
-            picks.add(GemmPoint.vector(16, 1024, 256, 1, 2, 0, 0, threads));
-            picks.add(GemmPoint.vector(16, 4096, 1024, 1, 4, 0, 0, threads));
-        } else {
-            for (int[] tile : new int[][] {{4, 3}, {6, 2}, {6, 4}, {8, 3}, {8, 2}}) {
-                picks.add(GemmPoint.vector(64, 512, 256, tile[0], tile[1], 1, 1, threads));
-                picks.add(GemmPoint.vector(128, 1024, 256, tile[0], tile[1], 1, 1, threads));
-            }
-            // The farm's winners on an AVX-512 machine (demo sweeps): one narrow C block read in place, and a packed 6x2;
-            // and GemmProbe's at 128 bits there: packed 6x2 and 8x3 with deep K slices.
-            picks.add(GemmPoint.vector(16, 32, 512, 6, 4, 0, 0, threads));
-            picks.add(GemmPoint.vector(128, 512, 256, 6, 2, 1, 1, threads));
-            picks.add(GemmPoint.vector(128, 512, 512, 6, 2, 1, 1, threads));
-            picks.add(GemmPoint.vector(64, 512, 512, 8, 3, 1, 1, threads));
-        }
+        return validIn(space, new GemmSpec().seeds(key, threads));
+    }
+
+    /** The points that are valid in {@code space}, as its own configurations. */
+    static List<Map<String, Object>> validIn(SearchSpace space, List<Map<String, Object>> points) {
         List<Map<String, Object>> valid = new ArrayList<>();
-        for (Map<String, Object> p : picks) {
-            try {
-                if (space.isValid(space.index(p))) valid.add(space.config(space.index(p)));
-            } catch (IllegalArgumentException notInDomain) {
-                // a tile this shape's domain does not have
-            }
-        }
+        for (Map<String, Object> p : points) space.validIndex(p).ifPresent(i -> valid.add(space.config(i)));
         return valid;
     }
 

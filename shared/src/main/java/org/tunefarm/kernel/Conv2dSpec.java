@@ -118,6 +118,28 @@ public final class Conv2dSpec implements KernelSpec {
                 "microRows", 1, "microVecs", 1, "tileP", 16, "tileK", 16, "tileC", 16, "threads", 1));
     }
 
+    /**
+     * The layouts and algorithms found fast on MobileNetV2's layers: NHWC direct on 6x2 and 4x3
+     * register tiles, NCHW direct on 8x1, and im2col on the GEMM's packed 8x2 and 6x2 tiles, with
+     * tiles cut to the layer's domains.
+     */
+    @Override public List<Map<String, Object>> seeds(KernelKey key, int threads) {
+        List<Parameter> ps = parameters(key, threads);
+        List<Map<String, Object>> out = new ArrayList<>();
+        out.add(vector(ps, "NHWC", "direct", 6, 2, 64, 1024, 1024, threads));
+        out.add(vector(ps, "NHWC", "direct", 4, 3, 64, 1024, 1024, threads));
+        out.add(vector(ps, "NCHW", "direct", 8, 1, 64, 1024, 1024, threads));
+        out.add(vector(ps, "NHWC", "im2col", 8, 2, 256, 1024, 1024, threads));
+        out.add(vector(ps, "NCHW", "im2col", 6, 2, 128, 1024, 1024, threads));
+        return out.stream().distinct().toList();
+    }
+
+    private static Map<String, Object> vector(List<Parameter> ps, String layout, String algo, int rows, int vecs, int tileP, int tileK, int tileC,
+                                              int threads) {
+        return Tiles.config(ps, Map.of("layout", layout, "algo", algo, "kernel", "vector", "microRows", rows, "microVecs", vecs,
+                "tileP", tileP, "tileK", tileK, "tileC", tileC, "threads", threads));
+    }
+
     @Override public double flops(KernelKey key) {
         return 2.0 * key.dim("N") * key.dim("K") * outHeight(key) * outWidth(key) * key.dim("C") * key.dim("R") * key.dim("S");
     }

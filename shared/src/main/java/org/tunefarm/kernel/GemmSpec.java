@@ -1,7 +1,6 @@
 package org.tunefarm.kernel;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -89,9 +88,9 @@ public final class GemmSpec implements KernelSpec {
         return List.of(
                 Parameter.strings("kernel", "scalar", "vector"),
                 Parameter.strings("loopOrder", "ijk", "ikj"),
-                Parameter.ints("tileM", fitting(TILE_M, m)),
-                Parameter.ints("tileN", fitting(TILE_N, n)),
-                Parameter.ints("tileK", fitting(TILE_K, k)),
+                Parameter.ints("tileM", Tiles.fitting(TILE_M, m)),
+                Parameter.ints("tileN", Tiles.fitting(TILE_N, n)),
+                Parameter.ints("tileK", Tiles.fitting(TILE_K, k)),
                 Parameter.ints("microRows", IntStream.of(MICRO_ROWS).filter(r -> r == 1 || r <= m).toArray()),
                 Parameter.ints("microVecs", MICRO_VECS),
                 Parameter.ints("packA", 0, 1),
@@ -101,35 +100,45 @@ public final class GemmSpec implements KernelSpec {
 
     /** Scalar i-k-j over 64x256x128 tiles on one thread: what a careful hand-written loop gets. */
     @Override public Map<String, Object> defaultConfig(KernelKey key, int cores) {
-        List<Parameter> ps = parameters(key, cores);
-        Map<String, Object> preferred = Map.of("kernel", "scalar", "loopOrder", "ikj",
+        return Tiles.config(parameters(key, cores), Map.of("kernel", "scalar", "loopOrder", "ikj",
                 "tileM", 64, "tileN", 256, "tileK", 128, "microRows", 1, "microVecs", 1,
-                "packA", 0, "packB", 0, "threads", 1);
-        Map<String, Object> config = new LinkedHashMap<>();
-        for (Parameter p : ps) config.put(p.name(), nearest(p, preferred.get(p.name())));
-        return config;
+                "packA", 0, "packB", 0, "threads", 1));
+    }
+
+    /**
+     * The micro-tiles that held their accumulators in registers and ran fastest on AVX2 (4x3 and
+     * 6x2: 12 accumulators of 16 registers), AVX-512 and 128-bit vectors (6x4, 8x3, 8x2 of 32),
+     * packed, over the cache blocks that fed them best, and the farm's own winners there; for
+     * M = 1 the row streamer over wide blocks of B. A tile the device's register file cannot
+     * hold is not valid in its space, so each device measures only its own.
+     */
+    @Override public List<Map<String, Object>> seeds(KernelKey key, int threads) {
+        List<Parameter> ps = parameters(key, threads);
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (key.dim("M") == 1) {
+            out.add(vector(ps, 16, 4096, 256, 1, 4, 0, 0, threads));
+            out.add(vector(ps, 16, 1024, 256, 1, 2, 0, 0, threads));
+            out.add(vector(ps, 16, 4096, 1024, 1, 4, 0, 0, threads));
+        } else {
+            for (int[] tile : new int[][] {{4, 3}, {6, 2}, {6, 4}, {8, 3}, {8, 2}}) {
+                out.add(vector(ps, 64, 512, 256, tile[0], tile[1], 1, 1, threads));
+                out.add(vector(ps, 128, 1024, 256, tile[0], tile[1], 1, 1, threads));
+            }
+            out.add(vector(ps, 16, 32, 512, 6, 4, 0, 0, threads));
+            out.add(vector(ps, 128, 512, 256, 6, 2, 1, 1, threads));
+            out.add(vector(ps, 128, 512, 512, 6, 2, 1, 1, threads));
+            out.add(vector(ps, 64, 512, 512, 8, 3, 1, 1, threads));
+        }
+        return out.stream().distinct().toList();
+    }
+
+    private static Map<String, Object> vector(List<Parameter> ps, int tileM, int tileN, int tileK, int rows, int vecs, int packA, int packB,
+                                              int threads) {
+        return Tiles.config(ps, Map.of("kernel", "vector", "loopOrder", "ikj", "tileM", tileM, "tileN", tileN, "tileK", tileK,
+                "microRows", rows, "microVecs", vecs, "packA", packA, "packB", packB, "threads", threads));
     }
 
     @Override public double flops(KernelKey key) {
         return 2.0 * key.dim("M") * key.dim("N") * key.dim("K");
-    }
-
-    /** The tiles below the extent, plus the smallest tile covering it. */
-    private static int[] fitting(int[] tiles, int extent) {
-        List<Integer> out = new ArrayList<>();
-        for (int t : tiles) {
-            out.add(t);
-            if (t >= extent) break;
-        }
-        return out.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /** The preferred value when the domain has it, else the largest below it, else the smallest. */
-    private static Object nearest(Parameter p, Object preferred) {
-        if (p.choiceOf(preferred) >= 0 || !p.isInteger()) return preferred;
-        int want = (Integer) preferred;
-        Object best = p.values().get(0);
-        for (Object v : p.values()) if ((Integer) v <= want) best = v;
-        return best;
     }
 }

@@ -81,6 +81,16 @@ public interface KernelSpec {
     /** The domains that keep only the variants that run without the Vector API; empty when all do. */
     default Map<String, List<Object>> withoutVectors() { return Map.of(); }
 
+    /**
+     * Configurations worth measuring before a strategy's own, for a shape at {@code threads}
+     * threads: points that were fast on the machines this family was tuned on (AVX2, AVX-512 and
+     * 128-bit vectors), with tiles cut to the shape's domains. A search measures those valid on its
+     * device (vector width, register file, the sweep's narrowing) right after the baseline and
+     * tells its strategy how they did, so a short budget starts in the fast region. Empty where
+     * nothing is known.
+     */
+    default List<Map<String, Object>> seeds(KernelKey key, int threads) { return List.of(); }
+
     /** The untuned configuration: a sensible variant, not the worst one. */
     Map<String, Object> defaultConfig(KernelKey key, int cores);
 

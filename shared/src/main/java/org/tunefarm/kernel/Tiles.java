@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.tunefarm.space.Parameter;
 
-/** Tile domains cut to a shape, and default values picked from them, for the convolution specs. */
+/** Tile domains cut to a shape, and configurations picked from them, for the GEMM and convolution specs. */
 final class Tiles {
 
     private Tiles() {}

@@ -133,6 +133,21 @@ public final class SearchSpace {
         return index(c);
     }
 
+    /**
+     * The index of a configuration when it is a valid point of this space; empty when a value is
+     * outside its (perhaps narrowed) domain or a constraint removes it. For points picked for
+     * another space, as a family's seeds are.
+     */
+    public OptionalLong validIndex(Map<String, ?> config) {
+        long i;
+        try {
+            i = index(config);
+        } catch (IllegalArgumentException notInThisSpace) {
+            return OptionalLong.empty();
+        }
+        return isValid(i) ? OptionalLong.of(i) : OptionalLong.empty();
+    }
+
     public boolean isValid(int[] choices) {
         for (Constraint c : constraints) if (!c.test(choices, this)) return false;
         return true;

@@ -21,7 +21,8 @@ import org.tunefarm.space.SearchSpace;
 /**
  * The search for one kernel key on one device class within a sweep: which candidates the
  * strategy proposed, which are out on lease, which came back, and when it is finished. The
- * family's default configuration is measured first, as the baseline for the speedup.
+ * family's default configuration is measured first, as the baseline for the speedup, then the
+ * family's seeds (points known to be fast for the shape), then what the strategy proposes.
  *
  * <p>The strategy learns from latency whatever the sweep's objective: a sustained sweep explores
  * with short measurements and its finalists are the ones run sustained; an energy or EDP sweep
@@ -70,8 +71,13 @@ public final class Search {
     /** A finalists' lease: its round and the candidates, measured interleaved. */
     public record Finalists(int round, List<Candidate> candidates) {}
 
-    Search(KernelKey key, String deviceClass, SearchSpace space, Strategy strategy,
-           Map<String, Object> defaultConfig, int budget, long endsAt, List<String> transferFrom, int finalistCount, Objective objective) {
+    /**
+     * @param seeds the family's known-good points for the shape ({@link org.tunefarm.kernel.KernelSpec#seeds}): those
+     *              valid in this space are lent right after the baseline, up to half the budget, so the
+     *              strategy keeps the rest; the strategy is told their results like its own
+     */
+    Search(KernelKey key, String deviceClass, SearchSpace space, Strategy strategy, Map<String, Object> defaultConfig,
+           List<Map<String, Object>> seeds, int budget, long endsAt, List<String> transferFrom, int finalistCount, Objective objective) {
         this.finalistCount = finalistCount;
         this.objective = objective;
         this.key = key;
@@ -95,6 +101,13 @@ public final class Search {
         // baseline came back (and measured twice) no longer depends on timing, and a restored
         // baseline record cannot claim a default candidate whose own lease was lost.
         if (defaultIndex >= 0) proposed.add(defaultIndex);
+        int room = budget == 0 ? Integer.MAX_VALUE : budget / 2;
+        for (Map<String, Object> seed : seeds) {
+            if (retry.size() >= room) break;
+            space.validIndex(seed).ifPresent(i -> {
+                if (proposed.add(i)) retry.add(new Candidate(i, space.config(i)));
+            });
+        }
     }
 
     public KernelKey key() { return key; }

@@ -177,7 +177,7 @@ public final class SweepRun {
                 }
                 List<String> from = priors.stream().map(Prior::deviceClass).distinct().sorted().toList();
                 out.add(new Search(key, c, space, Strategies.create(s.name(), space, s.options(), seed, priors, strategyWork), family.defaultConfig(key, cores),
-                        s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, from,
+                        family.seeds(key, cores), s.budget(), s.seconds() == 0 ? 0 : now + s.seconds() * 1000, from,
                         spec.fidelity().finalists(), spec.objective()));
             }
             for (Outcome m : backlog.getOrDefault(c, List.of())) {
