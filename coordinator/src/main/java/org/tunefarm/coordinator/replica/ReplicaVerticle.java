@@ -65,16 +65,16 @@ public final class ReplicaVerticle extends VerticleBase {
     }
 
     private void onRecords(Message<JsonObject> m) {
-        List<Measurement> ms;
+        Copy copy;
         try {
-            ms = decode(m.body().getJsonArray("records"));
+            copy = decode(m.body());
         } catch (RuntimeException e) {
-            m.fail(400, "records: " + e.getMessage());
+            m.fail(400, LINES + ": " + e.getMessage());
             return;
         }
         // Queued in the order the copies arrive, which is the leader's log order; one fsync covers
         // every copy that arrived meanwhile, and each is answered only after it.
-        Future.fromCompletionStage(records.appendAsync(ms), context).onComplete(ar -> {
+        Future.fromCompletionStage(records.appendAsync(copy.records(), copy.json()), context).onComplete(ar -> {
             if (ar.failed()) {
                 LOG.log(Level.SEVERE, "replica append failed", ar.cause());
                 m.fail(500, "replica append failed: " + ar.cause().getMessage());
@@ -152,15 +152,34 @@ public final class ReplicaVerticle extends VerticleBase {
         vertx.eventBus().publish(COPIED, new JsonObject().put("lines", a), new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true));
     }
 
-    static List<Measurement> decode(JsonArray a) {
-        List<Measurement> out = new ArrayList<>();
+    /** Key of a copy's records: each record's JSON text, as in the log. */
+    static final String LINES = "lines";
+    /** Key of a copy's records as JSON objects, as coordinators before {@link #LINES} send them (a rolling upgrade). */
+    static final String OBJECTS = "records";
+
+    /** A copy's records and, for each, the JSON text its log line will be. */
+    record Copy(List<Measurement> records, List<String> json) {}
+
+    /**
+     * A copy's records, in order, each parsed once from its text, which becomes its line here too
+     * unless it holds a line break (then, or from an older coordinator's objects, it is written anew).
+     */
+    static Copy decode(JsonObject copy) {
+        JsonArray lines = copy.getJsonArray(LINES);
+        JsonArray a = lines != null ? lines : copy.getJsonArray(OBJECTS);
+        if (a == null) throw new IllegalArgumentException("no " + LINES + " in the copy");
+        List<Measurement> out = new ArrayList<>(a.size());
+        List<String> json = new ArrayList<>(a.size());
         for (int i = 0; i < a.size(); i++) {
             try {
-                out.add(Protocol.JSON.readValue(a.getJsonObject(i).encode(), Measurement.class));
-            } catch (java.io.IOException e) {
+                String text = lines != null ? a.getString(i) : a.getJsonObject(i).encode();
+                Measurement m = Protocol.JSON.readValue(text, Measurement.class);
+                out.add(m);
+                json.add(lines != null && text.indexOf('\n') < 0 && text.indexOf('\r') < 0 ? text : Protocol.write(m));
+            } catch (java.io.IOException | ClassCastException | NullPointerException e) {
                 throw new IllegalArgumentException("record " + i + " is unreadable: " + e.getMessage(), e);
             }
         }
-        return out;
+        return new Copy(out, json);
     }
 }

@@ -45,7 +45,7 @@ public final class VersionedRecords implements RecordStore {
      * an earlier append still waits for its fsync. (One whose append then fails stays noted: it was
      * seen, and its retry is the same version.)
      */
-    @Override public synchronized CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
+    @Override public synchronized CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements, List<String> json) {
         List<String> noted = new ArrayList<>();
         for (Measurement m : measurements) {
             Integer kept = queued.get(m.recordId());
@@ -57,7 +57,7 @@ public final class VersionedRecords implements RecordStore {
                 measuredTwice.add(m.recordId());
             }
         }
-        return log.appendAsync(measurements).whenComplete((fresh, failed) -> {
+        return log.appendAsync(measurements, json).whenComplete((fresh, failed) -> {
             if (failed == null) forget(noted);
         });
     }

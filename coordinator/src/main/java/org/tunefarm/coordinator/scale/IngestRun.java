@@ -166,7 +166,7 @@ public final class IngestRun {
         while (true) {
             try {
                 if (leader.nodes().contains(replica.nodeId)) {
-                    IngestNode.await(leader.vertx.eventBus().request(ReplicaVerticle.recordsAddress(replica.nodeId), new JsonObject().put("records", new JsonArray()),
+                    IngestNode.await(leader.vertx.eventBus().request(ReplicaVerticle.recordsAddress(replica.nodeId), new JsonObject().put("lines", new JsonArray()),
                             new DeliveryOptions().setSendTimeout(5_000)));
                     return;
                 }

@@ -30,9 +30,9 @@ public final class ObservedRecords implements RecordStore {
         this.observer = observer;
     }
 
-    @Override public CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
+    @Override public CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements, List<String> json) {
         long start = System.nanoTime();
-        return store.appendAsync(measurements).thenApply(fresh -> {
+        return store.appendAsync(measurements, json).thenApply(fresh -> {
             observer.appended(fresh, System.nanoTime() - start);
             return fresh;
         });

@@ -122,11 +122,10 @@ public final class RecordLog implements RecordStore {
         return new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8));
     }
 
-    @Override public CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
-        // Serialized here, on the caller's thread, so the writer's turn between two fsyncs stays short.
-        List<String> lines = new ArrayList<>(measurements.size());
-        for (Measurement m : measurements) lines.add(Protocol.write(m));
-        Append a = new Append(List.copyOf(measurements), lines, new CompletableFuture<>());
+    /** The lines are written on the caller's thread ({@link RecordStore#appendAsync(List)}), so the writer's turn between two fsyncs stays short. */
+    @Override public CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements, List<String> json) {
+        if (json.size() != measurements.size()) throw new IllegalArgumentException(json.size() + " lines for " + measurements.size() + " records");
+        Append a = new Append(List.copyOf(measurements), List.copyOf(json), new CompletableFuture<>());
         if (!commits.submit(a)) a.done().completeExceptionally(new IOException(file + " is closed"));
         return a.done();
     }

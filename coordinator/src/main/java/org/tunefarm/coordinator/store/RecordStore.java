@@ -22,7 +22,18 @@ public interface RecordStore extends AutoCloseable {
      *
      * @return the measurements that were new (in input order), or the failure that kept them from disk
      */
-    CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements);
+    default CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
+        List<String> json = new java.util.ArrayList<>(measurements.size());
+        for (Measurement m : measurements) json.add(org.tunefarm.protocol.Protocol.write(m));
+        return appendAsync(measurements, json);
+    }
+
+    /**
+     * {@link #appendAsync(List)} with each measurement's JSON text at hand, one line each (no line
+     * break in it), which the log writes as the record's line: a record a leader sends on to its
+     * replica, or a replica received as text, is not written out twice.
+     */
+    CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements, List<String> json);
 
     /**
      * Appends the measurements not yet stored and makes them durable before returning: {@link
