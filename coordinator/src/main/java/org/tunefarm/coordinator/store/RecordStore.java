@@ -2,11 +2,13 @@ package org.tunefarm.coordinator.store;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.tunefarm.measure.Measurement;
+import org.tunefarm.protocol.Protocol;
 
 /**
  * Where measurements become durable. Records are the truth; the table is derived from them.
@@ -23,8 +25,8 @@ public interface RecordStore extends AutoCloseable {
      * @return the measurements that were new (in input order), or the failure that kept them from disk
      */
     default CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements) {
-        List<String> json = new java.util.ArrayList<>(measurements.size());
-        for (Measurement m : measurements) json.add(org.tunefarm.protocol.Protocol.write(m));
+        List<String> json = new ArrayList<>(measurements.size());
+        for (Measurement m : measurements) json.add(Protocol.write(m));
         return appendAsync(measurements, json);
     }
 
