@@ -117,13 +117,17 @@ final class BenchCommand {
         @Option(names = "--dir", description = "Where the two coordinators keep their logs (default: a new temporary folder).")
         Path dir;
 
+        @Option(names = "--compare-copy", description = "Alternate the leader's copy format in stretches (text, objects, ...: "
+                + "what coordinators send now and sent before) and report records/s of each and their ratio.")
+        boolean compareCopy;
+
         @Override public Integer call() throws Exception {
             double t = seconds != null ? seconds : quick ? 3 : 20;
             if (agents < 1 || batch < 1 || t <= 0) {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--agents, --batch and --seconds must be positive");
             }
             Path d = dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-ingest-");
-            IngestRun.Outcome o = new IngestRun(new IngestRun.Settings(agents, batch, t, d), System.err).run();
+            IngestRun.Outcome o = new IngestRun(new IngestRun.Settings(agents, batch, t, d, compareCopy), System.err).run();
             System.err.println("ingest: logs in " + d);
             System.out.println(Protocol.write(o));
             return o.durableOnBoth() ? 0 : 1;

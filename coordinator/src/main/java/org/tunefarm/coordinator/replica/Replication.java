@@ -31,6 +31,16 @@ public final class Replication {
     private final SweepLog sweeps;
     private final CatchUp catchUp;
 
+    /**
+     * How a copy carries its records: each record's JSON text, written once and kept as both logs'
+     * line ({@link #TEXT}, what a coordinator sends), or a JSON object per record with each log
+     * writing its own line ({@link #OBJECTS}, what coordinators sent before, which replicas still
+     * read). {@code bench ingest --compare-copy} switches between them to measure the difference.
+     */
+    public enum CopyFormat { TEXT, OBJECTS }
+
+    private volatile CopyFormat copyFormat = CopyFormat.TEXT;
+
     /** @param nodes the cluster's live node ids, this one included */
     public Replication(Vertx vertx, String self, Supplier<List<String>> nodes, RecordStore records, SweepLog sweeps) {
         this.vertx = vertx;
@@ -57,6 +67,7 @@ public final class Replication {
      *         they are durable here only
      */
     public Future<List<Measurement>> append(List<Measurement> ms) {
+        if (copyFormat == CopyFormat.OBJECTS) return appendAsObjects(ms);
         // Each record's JSON text, written once: it is this log's line and the copy's, so no JSON
         // tree is built to be encoded again on the wire, and the replica parses each record once.
         List<String> json = new ArrayList<>(ms.size());
@@ -66,6 +77,21 @@ public final class Replication {
             return toOnePeer(peer -> ReplicaVerticle.recordsAddress(peer), copy).map(fresh)
                     .recover(t -> Future.failedFuture(new NotReplicated(fresh, t)));
         });
+    }
+
+    /** {@link #append} as coordinators did before {@link CopyFormat#TEXT}: the baseline of {@code bench ingest --compare-copy}. */
+    private Future<List<Measurement>> appendAsObjects(List<Measurement> ms) {
+        return Future.fromCompletionStage(records.appendAsync(ms), vertx.getOrCreateContext()).compose(fresh -> {
+            JsonArray body = new JsonArray();
+            for (Measurement m : ms) body.add(new JsonObject(Protocol.write(m)));
+            return toOnePeer(peer -> ReplicaVerticle.recordsAddress(peer), new JsonObject().put(ReplicaVerticle.OBJECTS, body)).map(fresh)
+                    .recover(t -> Future.failedFuture(new NotReplicated(fresh, t)));
+        });
+    }
+
+    /** How copies carry records from now on; coordinators keep {@link CopyFormat#TEXT}. */
+    public void copyAs(CopyFormat format) {
+        copyFormat = format;
     }
 
     /** Makes an accepted sweep durable here and on a peer. */

@@ -16,9 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
+import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpecs;
 import org.tunefarm.measure.Measurement;
@@ -49,14 +51,33 @@ public final class IngestRun {
      */
     public record Outcome(int agents, int recordsPerReport, long records, long reports, double seconds, double recordsPerSecond,
                           long fsyncs, long leaderFsyncs, long replicaFsyncs, double recordsPerFsync, double ackP50Ms, double ackP99Ms,
-                          double ackMaxMs, long failedReports, boolean durableOnBoth, String checkFailure, int cores, String path) {}
+                          double ackMaxMs, long failedReports, boolean durableOnBoth, String checkFailure, int cores, String path,
+                          CopyComparison copyComparison) {}
+
+    /** One stretch of a compared run, all of it with one copy format. */
+    public record Phase(String copyFormat, double seconds, double recordsPerSecond) {}
+
+    /**
+     * {@code --compare-copy}: the run cut into stretches that alternate the copy format (text,
+     * objects, text, objects, ...) in this one process, after one uncounted stretch of each for the
+     * JIT; {@code textOverObjects} is the median of
+     * each text stretch's records/s over the objects stretch after it, with the least and greatest.
+     */
+    public record CopyComparison(List<Phase> phases, double textOverObjects, double textOverObjectsMin, double textOverObjectsMax) {}
+
+    /** Stretches of each copy format in a compared run. */
+    static final int COMPARED_PAIRS = 3;
 
     /**
      * @param agents           agents reporting at once, each with one report out
      * @param recordsPerReport records in each report (the agent sends one per candidate today)
      * @param seconds          how long agents keep sending new reports
      */
-    public record Settings(int agents, int recordsPerReport, double seconds, Path dir) {}
+    public record Settings(int agents, int recordsPerReport, double seconds, Path dir, boolean compareCopy) {
+        public Settings(int agents, int recordsPerReport, double seconds, Path dir) {
+            this(agents, recordsPerReport, seconds, dir, false);
+        }
+    }
 
     private final Settings s;
     private final PrintStream log;
@@ -109,6 +130,7 @@ public final class IngestRun {
         Path leaderData = s.dir().resolve("coordinator-0");
         Path replicaData = s.dir().resolve("coordinator-1");
         Agents agents = new Agents();
+        CopyComparison comparison = null;
         long nanos;
         long leaderFsyncs;
         long replicaFsyncs;
@@ -122,7 +144,8 @@ public final class IngestRun {
             context.runOnContext(v -> {
                 for (int a = 0; a < s.agents(); a++) agents.report(leader, a, batch(a, 0), 1);
             });
-            Thread.sleep((long) (s.seconds() * 1000));
+            if (s.compareCopy()) comparison = compare(leader, context, agents);
+            else Thread.sleep((long) (s.seconds() * 1000));
             agents.stopping = true;
             if (!agents.finished.await(2, TimeUnit.MINUTES)) throw new IllegalStateException("agents still waiting for acks 2 minutes after the end");
             nanos = System.nanoTime() - start;
@@ -138,7 +161,41 @@ public final class IngestRun {
         long fsyncs = leaderFsyncs + replicaFsyncs;
         return new Outcome(s.agents(), s.recordsPerReport(), records, agents.reports, round(seconds), round(records / seconds), fsyncs,
                 leaderFsyncs, replicaFsyncs, fsyncs == 0 ? 0 : round(2.0 * records / fsyncs), ms(percentile(lat, 0.50)), ms(percentile(lat, 0.99)),
-                ms(lat.length == 0 ? 0 : lat[lat.length - 1]), agents.failed, failure == null, failure, Runtime.getRuntime().availableProcessors(), PATH);
+                ms(lat.length == 0 ? 0 : lat[lat.length - 1]), agents.failed, failure == null, failure, Runtime.getRuntime().availableProcessors(), PATH,
+                comparison);
+    }
+
+    /**
+     * Runs the window as stretches that alternate the leader's copy format, switched on the
+     * leader's context between reports; a stretch counts the records acknowledged within it.
+     */
+    private CopyComparison compare(IngestNode leader, Context context, Agents agents) throws Exception {
+        List<Phase> phases = new ArrayList<>();
+        // Two stretches first, one of each format, for the JIT: not counted.
+        double stretch = s.seconds() / (2 * COMPARED_PAIRS + 2);
+        for (int i = -2; i < 2 * COMPARED_PAIRS; i++) {
+            Replication.CopyFormat format = i % 2 == 0 ? Replication.CopyFormat.TEXT : Replication.CopyFormat.OBJECTS;
+            CompletableFuture<Long> switched = new CompletableFuture<>();
+            context.runOnContext(v -> {
+                leader.replication.copyAs(format);
+                switched.complete(Arrays.stream(agents.sent).sum());
+            });
+            long acked = switched.get(10, TimeUnit.SECONDS);
+            long at = System.nanoTime();
+            Thread.sleep((long) (stretch * 1000));
+            CompletableFuture<Long> ended = new CompletableFuture<>();
+            context.runOnContext(v -> ended.complete(Arrays.stream(agents.sent).sum()));
+            long now = ended.get(10, TimeUnit.SECONDS);
+            double seconds = (System.nanoTime() - at) / 1e9;
+            if (i >= 0) phases.add(new Phase(format.name().toLowerCase(java.util.Locale.ROOT), round(seconds), round((now - acked) / seconds)));
+        }
+        context.runOnContext(v -> leader.replication.copyAs(Replication.CopyFormat.TEXT));
+        double[] ratios = new double[COMPARED_PAIRS];
+        for (int p = 0; p < COMPARED_PAIRS; p++) ratios[p] = phases.get(2 * p).recordsPerSecond() / phases.get(2 * p + 1).recordsPerSecond();
+        double[] sorted = ratios.clone();
+        Arrays.sort(sorted);
+        log.printf("ingest: copy as text over as objects, per pair of stretches: %s%n", Arrays.toString(ratios));
+        return new CopyComparison(phases, round(sorted[COMPARED_PAIRS / 2]), round(sorted[0]), round(sorted[COMPARED_PAIRS - 1]));
     }
 
     /** Agent {@code agent}'s next report: its records numbered from {@code first}, in its own sweep. */
