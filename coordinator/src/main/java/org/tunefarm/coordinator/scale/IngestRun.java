@@ -60,8 +60,8 @@ public final class IngestRun {
     /**
      * {@code --compare-copy}: the run cut into stretches that alternate the copy format (text,
      * objects, text, objects, ...) in this one process, after one uncounted stretch of each for the
-     * JIT; {@code textOverObjects} is the median of
-     * each text stretch's records/s over the objects stretch after it, with the least and greatest.
+     * JIT; {@code textOverObjects} is the median of each text stretch's records/s over the objects
+     * stretch after it, with the least and greatest.
      */
     public record CopyComparison(List<Phase> phases, double textOverObjects, double textOverObjectsMin, double textOverObjectsMax) {}
 
