@@ -1,6 +1,7 @@
 package org.tunefarm.agent.kernels.gemm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -129,13 +130,29 @@ class GemmFamilyTest {
         assertTrue(e.getMessage().contains("tileK"), e.getMessage());
     }
 
-    @Test void closeStopsTheCandidatesThreads() {
+    /**
+     * The candidate's own workers (other candidates' may be ending in this JVM too) end once it is
+     * closed; a pool's thread can still be leaving its run loop as the pool reports terminated, so
+     * each is joined, boundedly, rather than looked at once. Without close they wait for work forever.
+     */
+    @Test void closeStopsTheCandidatesThreads() throws InterruptedException {
         GemmWorkload w = (GemmWorkload) FAMILY.workload(shape(64, 64, 64), 1);
+        java.util.Set<Thread> before = workers();
         KernelFamily.Candidate c = FAMILY.candidate(w, vector(16, 32, 32, 6, 2, 1, 1, 2));
         c.run();
+        java.util.Set<Thread> mine = workers();
+        mine.removeAll(before);
+        assertFalse(mine.isEmpty(), "two threads: the team has a helper");
         c.close();
-        assertTrue(Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().equals(ThreadTeam.WORKER_NAME) && t.isAlive()));
+        for (Thread t : mine) {
+            t.join(5_000);
+            assertFalse(t.isAlive(), t + " outlived the candidate's close");
+        }
+    }
+
+    private static java.util.Set<Thread> workers() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(ThreadTeam.WORKER_NAME) && t.isAlive())
+                .collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
     }
 
     static void assertCorrect(GemmWorkload w, Map<String, Object> cfg) {
