@@ -2,8 +2,8 @@ package org.tunefarm.agent.harness;
 
 /**
  * When a measurement's timed samples ran, in epoch milliseconds (with microseconds), and how many
- * calls ran in that time (samples set aside as preempted or collected included): what the agent needs to turn the board's power or energy readings, taken in
- * another process, into joules per call.
+ * calls ran in that time (samples set aside as preempted or collected included): what the agent
+ * needs to turn the board's power or energy readings, taken in another process, into joules per call.
  *
  * @param fromMs start of the first timed sample
  * @param toMs   end of the last timed sample

@@ -14,11 +14,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
-import org.tunefarm.coordinator.store.RecordPage;
+import org.tunefarm.coordinator.store.RecordLines;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.coordinator.sweep.SweepControl;
-import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Protocol;
 
 /**
@@ -147,7 +146,8 @@ public final class CatchUp {
                 sweeps.appendAllIfAbsent(entries, controls);
                 List<String> text = new ArrayList<>(lines.size());
                 for (int i = 0; i < lines.size(); i++) text.add(lines.getString(i));
-                return records.append(RecordPage.parse(text));
+                RecordLines page = RecordLines.parse(text);
+                return records.append(page.records(), page.lines());
             }).compose(copied -> {
                 ReplicaVerticle.announce(vertx, copied);
                 long now = fresh + copied.size();

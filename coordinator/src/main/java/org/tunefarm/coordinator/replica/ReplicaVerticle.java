@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.store.RecordLines;
 import org.tunefarm.coordinator.store.RecordPage;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
@@ -65,7 +66,7 @@ public final class ReplicaVerticle extends VerticleBase {
     }
 
     private void onRecords(Message<JsonObject> m) {
-        Copy copy;
+        RecordLines copy;
         try {
             copy = decode(m.body());
         } catch (RuntimeException e) {
@@ -74,7 +75,7 @@ public final class ReplicaVerticle extends VerticleBase {
         }
         // Queued in the order the copies arrive, which is the leader's log order; one fsync covers
         // every copy that arrived meanwhile, and each is answered only after it.
-        Future.fromCompletionStage(records.appendAsync(copy.records(), copy.json()), context).onComplete(ar -> {
+        Future.fromCompletionStage(records.appendAsync(copy.records(), copy.lines()), context).onComplete(ar -> {
             if (ar.failed()) {
                 LOG.log(Level.SEVERE, "replica append failed", ar.cause());
                 m.fail(500, "replica append failed: " + ar.cause().getMessage());
@@ -157,14 +158,11 @@ public final class ReplicaVerticle extends VerticleBase {
     /** Key of a copy's records as JSON objects, as coordinators before {@link #LINES} send them (a rolling upgrade). */
     static final String OBJECTS = "records";
 
-    /** A copy's records and, for each, the JSON text its log line will be. */
-    record Copy(List<Measurement> records, List<String> json) {}
-
     /**
      * A copy's records, in order, each parsed once from its text, which becomes its line here too
      * unless it holds a line break (then, or from an older coordinator's objects, it is written anew).
      */
-    static Copy decode(JsonObject copy) {
+    static RecordLines decode(JsonObject copy) {
         JsonArray lines = copy.getJsonArray(LINES);
         JsonArray a = lines != null ? lines : copy.getJsonArray(OBJECTS);
         if (a == null) throw new IllegalArgumentException("no " + LINES + " in the copy");
@@ -180,6 +178,6 @@ public final class ReplicaVerticle extends VerticleBase {
                 throw new IllegalArgumentException("record " + i + " is unreadable: " + e.getMessage(), e);
             }
         }
-        return new Copy(out, json);
+        return new RecordLines(out, json);
     }
 }

@@ -44,8 +44,17 @@ public interface RecordStore extends AutoCloseable {
      * @return the measurements that were new (in input order)
      */
     default List<Measurement> append(List<Measurement> measurements) throws IOException {
+        return durable(appendAsync(measurements));
+    }
+
+    /** {@link #append(List)} with each measurement's JSON line at hand ({@link #appendAsync(List, List)}). */
+    default List<Measurement> append(List<Measurement> measurements, List<String> json) throws IOException {
+        return durable(appendAsync(measurements, json));
+    }
+
+    private static List<Measurement> durable(CompletableFuture<List<Measurement>> append) throws IOException {
         try {
-            return appendAsync(measurements).get();
+            return append.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for an append to be durable");

@@ -96,14 +96,9 @@ final class ModelGuided implements Strategy {
         java.util.Collections.shuffle(shuffled, new java.util.Random(rng.nextLong()));
         for (Prior p : shuffled) {
             if (priorX.size() >= MAX_PRIORS) break;
-            long index;
-            try {
-                index = space.index(p.config());
-            } catch (IllegalArgumentException e) {
-                continue; // a configuration this space does not have
-            }
-            if (!space.isValid(index)) continue;
-            priorX.add(features(index, 1));
+            var valid = space.validIndex(p.config());
+            if (valid.isEmpty()) continue; // a configuration this space does not have
+            priorX.add(features(valid.getAsLong(), 1));
             priorY.add(Math.log(p.time() / bestOf.get(p.deviceClass())));
         }
     }

@@ -88,14 +88,7 @@ public final class Search {
         this.budget = budget;
         this.endsAt = endsAt;
         this.transferFrom = List.copyOf(transferFrom);
-        long d;
-        try {
-            d = space.index(defaultConfig);
-            if (!space.isValid(d)) d = -1;
-        } catch (IllegalArgumentException outsideTheNarrowedSpace) {
-            d = -1;
-        }
-        defaultIndex = d;
+        defaultIndex = space.validIndex(defaultConfig).orElse(-1); // -1: outside the narrowed space
         // The default point is measured as the baseline, never lent again as a candidate: held back
         // from the strategy's proposals from the start, so whether it was proposed before the
         // baseline came back (and measured twice) no longer depends on timing, and a restored

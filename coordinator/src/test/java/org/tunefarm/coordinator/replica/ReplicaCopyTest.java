@@ -9,6 +9,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tunefarm.coordinator.store.RecordLines;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.protocol.Protocol;
 
@@ -23,20 +24,20 @@ class ReplicaCopyTest {
 
     @Test void linesAreParsedOnceAndKeptAsTheLogLines() {
         String one = Protocol.write(ONE), two = Protocol.write(TWO);
-        ReplicaVerticle.Copy c = ReplicaVerticle.decode(new JsonObject().put(ReplicaVerticle.LINES, new JsonArray(List.of(one, two))));
+        RecordLines c = ReplicaVerticle.decode(new JsonObject().put(ReplicaVerticle.LINES, new JsonArray(List.of(one, two))));
         assertEquals(List.of(ONE, TWO), c.records());
-        assertEquals(List.of(one, two), c.json());
+        assertEquals(List.of(one, two), c.lines());
     }
 
     @Test void anOlderCoordinatorsObjectsAndATextWithALineBreakAreWrittenAnew() {
-        ReplicaVerticle.Copy old = ReplicaVerticle.decode(new JsonObject().put(ReplicaVerticle.OBJECTS, new JsonArray().add(new JsonObject(Protocol.write(ONE)))));
+        RecordLines old = ReplicaVerticle.decode(new JsonObject().put(ReplicaVerticle.OBJECTS, new JsonArray().add(new JsonObject(Protocol.write(ONE)))));
         assertEquals(List.of(ONE), old.records());
-        assertEquals(List.of(Protocol.write(ONE)), old.json());
+        assertEquals(List.of(Protocol.write(ONE)), old.lines());
 
         String pretty = new JsonObject(Protocol.write(TWO)).encodePrettily();
-        ReplicaVerticle.Copy broken = ReplicaVerticle.decode(new JsonObject().put(ReplicaVerticle.LINES, new JsonArray().add(pretty)));
+        RecordLines broken = ReplicaVerticle.decode(new JsonObject().put(ReplicaVerticle.LINES, new JsonArray().add(pretty)));
         assertEquals(List.of(TWO), broken.records());
-        assertFalse(broken.json().get(0).contains("\n"), broken.json().get(0));
+        assertFalse(broken.lines().get(0).contains("\n"), broken.lines().get(0));
     }
 
     @Test void anUnreadableRecordNamesItsPlace() {
