@@ -99,8 +99,7 @@ public final class BatchRunner {
                     done++;
                     continue;
                 }
-                Measurement m = guarded(batch, c, order.size() - position, cooled,
-                        () -> Retakes.measure(worker, batch.key(), c.params(), batch.settings(), batch.fidelity()));
+                Measurement m = guarded(batch, c, order.size() - position, cooled, () -> worker.measure(batch.key(), c.params(), batch.settings()));
                 cooled = CooldownGate.Cooldown.NONE; // the batch's wait belongs to its first candidate
                 // An interrupted worker answers CRASH; that is a cancelled batch, not the kernel's fault.
                 if (m == null) break;
@@ -111,44 +110,72 @@ public final class BatchRunner {
         return done;
     }
 
-    /** One try at a candidate, with what the sensors said around and during it. */
+    /**
+     * One try at a candidate, with what the sensors said around and during its last take: the
+     * record's heat and energy are that take's. {@code startedAt} is the first take's start.
+     */
     private record Attempt(SensorReading before, SensorReading after, long startedAt, long finishedAt, Retakes.Taken taken,
-                           List<TimedReading> during, String throttle) {}
+                           List<TimedReading> during, String throttle, long waitedMs, boolean timedOut) {}
 
-    private Attempt attempt(Supplier<Retakes.Taken> measure) {
-        SensorReading before = read();
+    /** The last take of an attempt, as the sensors saw it. */
+    private record Take(SensorReading before, SensorReading after, long finishedAt, List<TimedReading> during) {}
+
+    /**
+     * Takes the candidate under the noise guard ({@link Retakes}). With {@code coolEachTake}, a
+     * noisy take is taken again only once the board has cooled, as the first was: for a candidate
+     * already seen throttled, whose takes back to back heat the board past its trip point
+     * themselves, so every re-take of it would be throttled by its own noise re-takes, not by
+     * the candidates before it.
+     */
+    private Attempt attempt(Batch batch, int still, Supplier<CandidateOutcome> measure, boolean coolEachTake) {
         long startedAt = clock.millis();
-        SensorWatch.Watching watching = guard.watch();
-        Retakes.Taken taken = measure.get();
-        List<TimedReading> during = watching.stop();
-        long finishedAt = clock.millis();
-        SensorReading after = read();
+        Take[] last = new Take[1];
+        long[] waited = new long[1];
+        boolean[] timedOut = new boolean[1];
+        Retakes.Taken taken = Retakes.measure(() -> {
+            if (coolEachTake && last[0] != null) {
+                CooldownGate.Cooldown cooled = guard.cool(waitLimitMs(batch, still));
+                waited[0] += cooled.waitedMs();
+                timedOut[0] |= cooled.timedOut();
+            }
+            SensorReading before = read();
+            SensorWatch.Watching watching = guard.watch();
+            CandidateOutcome o = measure.get();
+            List<TimedReading> during = watching.stop();
+            last[0] = new Take(before, read(), clock.millis(), during);
+            return o;
+        }, batch.fidelity());
+        Take t = last[0];
         CandidateOutcome o = taken.outcome();
-        String throttle = o.status() == Status.OK ? guard.throttle(during, o.drift()) : null;
-        return new Attempt(before, after, startedAt, finishedAt, taken, during, throttle);
+        String throttle = o.status() == Status.OK ? guard.throttle(t.during(), o.drift()) : null;
+        return new Attempt(t.before(), t.after(), startedAt, t.finishedAt(), taken, t.during(), throttle, waited[0], timedOut[0]);
     }
 
     /**
      * Measures a candidate; while the measurement ran throttled, cools the board and takes it
-     * again, up to the settings' re-takes. Null when interrupted.
+     * again, up to the settings' re-takes, each take of it from a cool board. Null when interrupted.
      */
-    private Measurement guarded(Batch batch, BatchCandidate c, int still, CooldownGate.Cooldown cooled, Supplier<Retakes.Taken> measure) {
+    private Measurement guarded(Batch batch, BatchCandidate c, int still, CooldownGate.Cooldown cooled, Supplier<CandidateOutcome> measure) {
         int position = batch.candidates().size() - still;
         long waited = cooled.waitedMs();
         boolean timedOut = cooled.timedOut();
-        Attempt a = attempt(measure);
+        Attempt a = attempt(batch, still, measure, false);
         List<String> throttles = new ArrayList<>();
         // A re-take is one more measurement: only while the lease leaves time for it and the rest.
         while (a.throttle() != null && throttles.size() < guard.maxThrottleRetakes() && slackMs(batch, still) > 0
                 && !Thread.currentThread().isInterrupted()) {
             throttles.add(a.throttle());
+            waited += a.waitedMs();
+            timedOut |= a.timedOut();
             CooldownGate.Cooldown again = guard.cool(waitLimitMs(batch, still));
             waited += again.waitedMs();
             timedOut |= again.timedOut();
             if (Thread.currentThread().isInterrupted()) return null;
-            a = attempt(measure);
+            a = attempt(batch, still, measure, true);
         }
         if (Thread.currentThread().isInterrupted()) return null;
+        waited += a.waitedMs();
+        timedOut |= a.timedOut();
         CandidateOutcome o = a.taken().outcome();
         Status status = a.throttle() != null ? Status.THROTTLED : o.status();
         String detail = join(a.taken().note(), throttleNote(throttles, a.throttle()));

@@ -2,6 +2,7 @@ package org.tunefarm.agent.harness;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Fidelity;
 import org.tunefarm.measure.MeasureSettings;
@@ -19,12 +20,21 @@ public final class Retakes {
     public record Taken(CandidateOutcome outcome, int retakes, String note) {}
 
     public static Taken measure(Worker worker, KernelKey key, Map<String, Object> params, MeasureSettings settings, Fidelity fidelity) {
-        CandidateOutcome outcome = worker.measure(key, params, settings);
+        return measure(() -> worker.measure(key, params, settings), fidelity);
+    }
+
+    /**
+     * The guard around {@code take}, one measurement of the candidate per call: the agent's takes
+     * of a candidate seen throttled each wait for the board to cool first, so a re-take is not
+     * measured on a board the takes before it heated.
+     */
+    public static Taken measure(Supplier<CandidateOutcome> take, Fidelity fidelity) {
+        CandidateOutcome outcome = take.get();
         int retakes = 0;
         String firstCv = outcome.stats() == null ? "" : cv(outcome.stats().cv());
         while (outcome.status() == Status.OK && fidelity.tooNoisy(outcome.stats()) && retakes < fidelity.maxRetakes()
                 && !Thread.currentThread().isInterrupted()) {
-            outcome = worker.measure(key, params, settings);
+            outcome = take.get();
             retakes++;
         }
         return new Taken(outcome, retakes, retakes == 0 ? outcome.detail() : note(retakes, firstCv, outcome, fidelity.maxCv()));

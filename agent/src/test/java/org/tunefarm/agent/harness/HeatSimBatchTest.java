@@ -108,6 +108,21 @@ class HeatSimBatchTest {
     }
 
     @Test
+    void aThrottledCandidatesNoisyTakesAreEachTakenFromACoolBoard() {
+        // A CV bound no take meets: every take of the widest is taken three times more. Back to back,
+        // the four heat the board past its trip point from cool; re-taken after cooling, each take
+        // waits for the board, or the re-take would be throttled by its own noise re-takes again.
+        Fidelity everyTakeNoisy = new Fidelity(1e-9, 3, 0);
+        List<Measurement> ms = new ArrayList<>();
+        runner.run(new Batch("s", KEY, List.of(new BatchCandidate(0, HOT)), QUICK, 0, everyTakeNoisy, Objective.LATENCY, 0, Long.MAX_VALUE), ms::add);
+        Measurement m = ms.get(0);
+        assertTrue(m.detail().startsWith("retaken 3x"), m.detail());
+        assertTrue(m.detail().contains("re-taken 1x after cooling"), "the takes back to back ran throttled: " + m.detail());
+        assertEquals(Status.OK, m.status(), "the re-take's takes each ran cool: " + m.detail() + " " + m.thermal());
+        assertTrue(m.thermal().startTemperatureC() < guard.startTemperatureC(), "the reported take started cool: " + m.thermal());
+    }
+
+    @Test
     void theSustainedWinnerIsNotTheBurstWinner() {
         List<BatchCandidate> pair = List.of(new BatchCandidate(0, HOT), new BatchCandidate(1, COOL));
         List<Measurement> burst = new ArrayList<>();
