@@ -67,6 +67,7 @@ public final class Coordinator implements AutoCloseable {
     public Coordinator start() throws Exception {
         // The cluster manager starts the member itself: it tags the member with the Vert.x node id.
         Config member = hazelcastConfig();
+        HazelcastCallbacks.install();
         HazelcastClusterManager cluster = new HazelcastClusterManager(member);
         PrometheusMeterRegistry meters = PrometheusMeters.registry();
         // The event bus listens on, and advertises, the address the member is configured to use:

@@ -149,8 +149,8 @@ final class BenchCommand {
         @Option(names = "--seconds", description = "Each step's measured window (default: 10; with --quick 3).")
         Double seconds;
 
-        @Option(names = "--warmup", description = "Seconds each step runs before its window opens, once every agent holds a lease "
-                + "(default: 2; with --quick 1).")
+        @Option(names = "--warmup", description = "Seconds each step runs before its window opens, once every agent holds a lease, "
+                + "so the coordinators' JIT has compiled the step's paths (default: 20; with --quick 1).")
         Double warmup;
 
         @Option(names = "--batch", defaultValue = "auto", description = "Candidates per lease, or auto: leases sized to last about 10 s "
@@ -175,7 +175,7 @@ final class BenchCommand {
             FarmRun.Settings settings;
             try {
                 settings = new FarmRun.Settings(agents != null ? agents : quick ? java.util.List.of(1, 4) : java.util.List.of(1, 8, 64, 256), candidateMs,
-                        seconds != null ? seconds : quick ? 3 : 10, warmup != null ? warmup : quick ? 1 : 2, FarmRun.batch(batch), quick, realAgents, realShapes,
+                        seconds != null ? seconds : quick ? 3 : 10, warmup != null ? warmup : quick ? 1 : 20, FarmRun.batch(batch), quick, realAgents, realShapes,
                         dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-farm-"));
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), e.getMessage());

@@ -187,7 +187,7 @@ public final class FarmRun {
         Gauges g1 = gauges();
         double wall = (to - from) / 1e9;
 
-        for (String sweep : sweeps) post("/api/sweeps/" + sweep + "/cancel", "");
+        for (String sweep : sweeps) cancel(sweep);
         Future.all(agents.stream().map(SimulatedAgent::stop).toList()).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         Future.all(agents.stream().map(SimulatedAgent::close).toList()).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         double heapMb = LiveHeap.mb(leader, log);
@@ -308,9 +308,15 @@ public final class FarmRun {
         return Protocol.JSON.readTree(r.body()).path("id").asText();
     }
 
-    private void post(String path, String body) throws Exception {
+    /**
+     * Cancels a step's sweep; one the agents finished is left as it is (sweeps of equal priority
+     * take turns, so the step's smallest may finish while the others still hold work).
+     */
+    private void cancel(String sweep) throws Exception {
+        String path = "/api/sweeps/" + sweep + "/cancel";
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(leader.base() + path)).timeout(Duration.ofSeconds(60))
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofString("")).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 409 && "done".equals(leader.get("/api/sweeps/" + sweep, Duration.ofSeconds(10)).path("state").asText())) return;
         if (r.statusCode() != 200) throw new IllegalStateException(path + " answered " + r.statusCode() + " " + r.body());
     }
 

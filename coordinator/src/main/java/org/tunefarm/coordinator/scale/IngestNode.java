@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.tunefarm.coordinator.HazelcastCallbacks;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.replica.VersionedRecords;
@@ -49,6 +50,7 @@ final class IngestNode implements AutoCloseable {
         }
         member.setClusterName(clusterName);
         member.setProperty("hazelcast.shutdownhook.enabled", "false");
+        HazelcastCallbacks.install();
         HazelcastClusterManager cluster = new HazelcastClusterManager(member);
         Vertx vertx = await(Vertx.builder()
                 .with(new VertxOptions().setEventBusOptions(new EventBusOptions().setHost("127.0.0.1").setPort(0)))
