@@ -9,7 +9,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
 import org.tunefarm.coordinator.audit.Audit;
@@ -223,7 +222,8 @@ final class AgentConnection {
     private void forward(String address, JsonNode body, String replyAddress, String registeringId, byte[] token) {
         inFlight++;
         // Client headers are not forwarded: only the bridge decides timeouts and codecs.
-        bridge.vertx().eventBus().<JsonObject>request(address, new JsonObject(body.toString()), new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
+        // As its JSON text: the farm parses it once, straight into its type, and answers in text.
+        bridge.vertx().eventBus().<Object>request(address, body.toString(), new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
                 .onComplete(ar -> {
                     inFlight--;
                     if (registeringId != null) registering = false;
@@ -261,7 +261,7 @@ final class AgentConnection {
             if (closed) return;
             if (ar.succeeded()) {
                 AgentBridge.LOG.info(() -> "agent " + e.agentId() + " enrolled from " + peer);
-                write(Frames.message(replyAddress, new JsonObject(Protocol.write(new Enrolled(e.agentId(), ar.result())))));
+                write(Frames.message(replyAddress, Protocol.write(new Enrolled(e.agentId(), ar.result()))));
             } else if (ar.cause() instanceof Credentials.Refused r) {
                 bridge.admission().failed(address);
                 refuse(replyAddress, r.code(), "enroll-refused", r.getMessage());

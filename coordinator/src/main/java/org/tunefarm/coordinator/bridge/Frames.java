@@ -2,6 +2,7 @@ package org.tunefarm.coordinator.bridge;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -19,8 +20,17 @@ final class Frames {
         return Buffer.buffer(4 + payload.length()).appendInt(payload.length()).appendBuffer(payload);
     }
 
-    /** The reply to a request, addressed to the reply address the client chose. */
+    /**
+     * The reply to a request, addressed to the reply address the client chose. A body given as
+     * text is the farm's own JSON object, written into the frame as it is.
+     */
     static Buffer message(String replyAddress, Object body) {
+        if (body instanceof String json) {
+            Buffer payload = Buffer.buffer(json.length() + 96).appendString("{\"type\":\"message\",\"address\":")
+                    .appendString(Json.encode(replyAddress)).appendString(",\"send\":true,\"headers\":{},\"body\":")
+                    .appendString(json).appendString("}");
+            return Buffer.buffer(4 + payload.length()).appendInt(payload.length()).appendBuffer(payload);
+        }
         return encode(new JsonObject().put("type", "message").put("address", replyAddress).put("send", true)
                 .put("headers", new JsonObject()).put("body", body));
     }

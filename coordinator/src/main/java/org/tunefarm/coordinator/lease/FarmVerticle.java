@@ -141,13 +141,15 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     private void listen() {
         var bus = vertx.eventBus();
-        bus.<JsonObject>consumer(Protocol.REGISTER, m -> answer(m, () -> dispatcher.register(read(m, Register.class))));
-        bus.<JsonObject>consumer(Protocol.HEARTBEAT, m -> answer(m, () -> {
+        // The bridge hands an agent's request over as its JSON text and gets the answer as text; a
+        // request as a JSON object (an older bridge, a test on the bus) is answered as one.
+        bus.<Object>consumer(Protocol.REGISTER, m -> answer(m, () -> dispatcher.register(read(m, Register.class))));
+        bus.<Object>consumer(Protocol.HEARTBEAT, m -> answer(m, () -> {
             dispatcher.heartbeat(read(m, Heartbeat.class));
             return Ack.ok(0);
         }));
-        bus.<JsonObject>consumer(Protocol.PULL, m -> answer(m, () -> dispatcher.pull(read(m, Pull.class).agentId())));
-        bus.<JsonObject>consumer(Protocol.REPORT, this::onReport);
+        bus.<Object>consumer(Protocol.PULL, m -> answer(m, () -> dispatcher.pull(read(m, Pull.class).agentId())));
+        bus.<Object>consumer(Protocol.REPORT, this::onReport);
         bus.<JsonObject>consumer(SUBMIT, this::onSubmit);
         bus.<JsonObject>consumer(CONTROL, this::onControl);
         bus.<JsonObject>consumer(IMPORT, this::onImport);
@@ -234,7 +236,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         });
     }
 
-    private void onReport(Message<JsonObject> m) {
+    private void onReport(Message<Object> m) {
         Report report;
         List<Measurement> checked;
         try {
@@ -250,7 +252,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         }
         if (checked.isEmpty()) { // a closing "done": nothing to make durable
             dispatcher.persisted(report, List.of());
-            m.reply(json(Ack.ok(0)));
+            reply(m, Ack.ok(0));
             return;
         }
         replication.append(checked).onComplete(ar -> {
@@ -276,7 +278,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             // gives the agent's operator read-your-writes on the table.
             table.publish(changed).onComplete(p -> {
                 if (p.failed()) LOG.log(Level.WARNING, "table publish failed", p.cause());
-                m.reply(json(stop == null ? Ack.ok(fresh.size()) : Ack.stop(fresh.size(), stop)));
+                reply(m, stop == null ? Ack.ok(fresh.size()) : Ack.stop(fresh.size(), stop));
             });
         });
     }
@@ -452,9 +454,9 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         Object get();
     }
 
-    private void answer(Message<JsonObject> m, Answer a) {
+    private void answer(Message<Object> m, Answer a) {
         try {
-            m.reply(json(a.get()));
+            reply(m, a.get());
         } catch (ProtocolException e) {
             refuse(m, e);
         } catch (RuntimeException e) {
@@ -464,16 +466,22 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         }
     }
 
-    private void refuse(Message<JsonObject> m, ProtocolException e) {
+    private void refuse(Message<?> m, ProtocolException e) {
         LOG.warning(() -> "refused a message to " + m.address() + ": " + e.getMessage());
         vertx.sharedData().getLocalCounter(REFUSED_COUNTER).compose(c -> c.incrementAndGet());
         m.fail(400, e.getMessage());
     }
 
-    private static <T> T read(Message<JsonObject> m, Class<T> type) {
+    private static <T> T read(Message<?> m, Class<T> type) {
         Object body = m.body();
+        if (body instanceof String text) return Protocol.read(text, type);
         if (!(body instanceof JsonObject j)) throw new ProtocolException("body must be a JSON object");
         return Protocol.read(j.encode(), type);
+    }
+
+    /** Answers in the form the request came in: JSON text to text, a JSON object to an object. */
+    private static void reply(Message<Object> m, Object answer) {
+        m.reply(m.body() instanceof String ? Protocol.write(answer) : json(answer));
     }
 
     private static JsonObject json(Object o) {
