@@ -19,8 +19,15 @@ public record KernelKey(String op, Map<String, Integer> shape, String dtype) {
 
     /** A compact, stable text form such as {@code gemm[K=512,M=512,N=512]:fp32}. */
     public String id() {
-        return op + shape.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining(",", "[", "]")) + ":" + dtype;
+        // Built on every record's id, in the leader's report path: no stream.
+        StringBuilder b = new StringBuilder(op.length() + 16 * shape.size() + dtype.length() + 3).append(op).append('[');
+        boolean first = true;
+        for (Map.Entry<String, Integer> e : shape.entrySet()) {
+            if (!first) b.append(',');
+            b.append(e.getKey()).append('=').append(e.getValue());
+            first = false;
+        }
+        return b.append("]:").append(dtype).toString();
     }
 
     /** The shape as {@code 512x512x512} in the family's dimension order. */

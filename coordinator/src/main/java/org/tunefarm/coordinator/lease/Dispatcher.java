@@ -288,7 +288,7 @@ public final class Dispatcher {
         if (!l.agentId().equals(a.agentId())) throw new ProtocolException("leaseId: lease " + r.leaseId() + " is not held by agent " + a.agentId());
         if (r.measurements() == null) throw new ProtocolException("measurements: is required");
         SweepRun sweep = sweeps.get(l.sweepId());
-        Search search = sweep == null ? null : sweep.search(a.deviceClass(), l.key().id());
+        Search search = sweep == null ? null : sweep.search(a.deviceClass(), l.key());
         for (int i = 0; i < r.measurements().size(); i++) {
             Measurement m = r.measurements().get(i);
             String f = "measurements[" + i + "]";
@@ -387,7 +387,7 @@ public final class Dispatcher {
         } else {
             expired.add(leaseId);
             SweepRun s = sweeps.get(h.lease().sweepId());
-            Search search = s == null || a == null ? null : s.search(a.deviceClass(), h.lease().key().id());
+            Search search = s == null || a == null ? null : s.search(a.deviceClass(), h.lease().key());
             if (search != null && h.lease().round() > 0) search.giveBackRound(h.lease().round());
             else if (search != null) search.giveBack(new ArrayList<>(h.open().values()));
             if (s != null) listener.sweepChanged(s);

@@ -48,13 +48,14 @@ public final class VersionedRecords implements RecordStore {
     @Override public synchronized CompletableFuture<List<Measurement>> appendAsync(List<Measurement> measurements, List<String> json) {
         List<String> noted = new ArrayList<>();
         for (Measurement m : measurements) {
-            Integer kept = queued.get(m.recordId());
-            if (kept == null) kept = log.storedVersion(m.recordId());
+            String id = m.recordId();
+            Integer kept = queued.get(id);
+            if (kept == null) kept = log.storedVersion(id);
             if (kept == null) {
-                queued.put(m.recordId(), version(m));
-                noted.add(m.recordId());
+                queued.put(id, version(m));
+                noted.add(id);
             } else if (kept != version(m)) {
-                measuredTwice.add(m.recordId());
+                measuredTwice.add(id);
             }
         }
         return log.appendAsync(measurements, json).whenComplete((fresh, failed) -> {

@@ -1,6 +1,7 @@
 package org.tunefarm.coordinator.sweep;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,8 @@ public final class SweepRun {
     private final long createdAt;
     private final KernelSpec family;
     private final Map<String, List<Search>> byClass = new LinkedHashMap<>();
+    /** The same searches by kernel key: a report finds its search without a pass over the sweep's shapes. */
+    private final Map<String, Map<KernelKey, List<Search>>> byKey = new HashMap<>();
     /**
      * What records of a class whose searches have not begun taught (a log written before class
      * starts were kept), applied when they begin. Outcomes, not records: a restored farm must not
@@ -74,6 +77,7 @@ public final class SweepRun {
         if (retired != null || !(cancelled || done(now))) return;
         retired = status(now);
         byClass.clear();
+        byKey.clear();
         backlog.clear();
     }
 
@@ -184,6 +188,9 @@ public final class SweepRun {
                 for (Search x : out) if (x.key().equals(m.key())) x.recorded(m);
             }
             backlog.remove(c);
+            Map<KernelKey, List<Search>> keyed = new HashMap<>();
+            for (Search x : out) keyed.computeIfAbsent(x.key(), k -> new ArrayList<>(1)).add(x);
+            byKey.put(c, keyed);
             return out;
         });
     }
@@ -191,9 +198,9 @@ public final class SweepRun {
     /** A durable record of this sweep: applied to its search, or kept (as its outcome) until the class begins. */
     public void recorded(org.tunefarm.measure.Measurement m) {
         if (retired != null) return;
-        List<Search> l = byClass.get(m.deviceClass());
-        if (l != null) {
-            for (Search x : l) if (x.key().equals(m.key())) x.recorded(m);
+        Map<KernelKey, List<Search>> keyed = byKey.get(m.deviceClass());
+        if (keyed != null) {
+            for (Search x : keyed.getOrDefault(m.key(), List.of())) x.recorded(m);
             return;
         }
         for (KernelKey key : spec.keys()) {
@@ -201,11 +208,11 @@ public final class SweepRun {
         }
     }
 
-    public Search search(String deviceClass, String keyId) {
-        List<Search> l = byClass.get(deviceClass);
-        if (l == null) return null;
-        for (Search s : l) if (s.key().id().equals(keyId)) return s;
-        return null;
+    /** The class's search of {@code key}, or null while the class has not begun (or the sweep has no such shape). */
+    public Search search(String deviceClass, KernelKey key) {
+        Map<KernelKey, List<Search>> keyed = byKey.get(deviceClass);
+        List<Search> l = keyed == null ? null : keyed.get(key);
+        return l == null ? null : l.get(0);
     }
 
     public boolean hasClass(String deviceClass) {

@@ -376,7 +376,7 @@ class DispatcherTest {
         now += 1;
         dispatcher.tick();
         assertTrue(sweep.retired());
-        assertNull(sweep.search(CLASS, KEY.id()), "its searches are gone");
+        assertNull(sweep.search(CLASS, KEY), "its searches are gone");
         assertEquals(before.searches(), sweep.status(now).searches(), "the status it ended with is kept");
         assertEquals("done", sweep.status(now).state());
         assertTrue(sweep.hasClass(CLASS));
@@ -530,7 +530,7 @@ class DispatcherTest {
                         .limit(2).map(Measurement::index).toList();
                 assertEquals(fastest, indices(r1));
                 assertFalse(sweep.done(now), "not done while round 1 is out");
-                assertNull(sweep.search(CLASS, KEY.id()).takeFinalists("a1", now), "round 2 goes to another board");
+                assertNull(sweep.search(CLASS, KEY).takeFinalists("a1", now), "round 2 goes to another board");
                 Lease r2 = pull("a2");
                 assertEquals(2, r2.round());
                 assertRefused("measurements[0].round", () -> dispatcher.check(new Report("a1", r1.leaseId(), List.of(ok(r2, r2.candidates().get(0)).inRound(0)).stream()
