@@ -16,7 +16,11 @@ final class Frames {
     private Frames() {}
 
     static Buffer encode(JsonObject frame) {
-        Buffer payload = frame.toBuffer();
+        return prefixed(frame.toBuffer());
+    }
+
+    /** The payload behind its length, as the bridge's wire format has it. */
+    private static Buffer prefixed(Buffer payload) {
         return Buffer.buffer(4 + payload.length()).appendInt(payload.length()).appendBuffer(payload);
     }
 
@@ -29,7 +33,7 @@ final class Frames {
             Buffer payload = Buffer.buffer(json.length() + 96).appendString("{\"type\":\"message\",\"address\":")
                     .appendString(Json.encode(replyAddress)).appendString(",\"send\":true,\"headers\":{},\"body\":")
                     .appendString(json).appendString("}");
-            return Buffer.buffer(4 + payload.length()).appendInt(payload.length()).appendBuffer(payload);
+            return prefixed(payload);
         }
         return encode(new JsonObject().put("type", "message").put("address", replyAddress).put("send", true)
                 .put("headers", new JsonObject()).put("body", body));
