@@ -1,28 +1,32 @@
 package org.tunefarm.coordinator.strategy;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.SplittableRandom;
 
+import org.tunefarm.coordinator.collect.LongDoubleMap;
+import org.tunefarm.coordinator.collect.LongList;
+import org.tunefarm.coordinator.collect.LongSet;
 import org.tunefarm.space.SearchSpace;
 
 /**
  * What a search has proposed and learnt so far. The strategies of a bandit ensemble share one,
- * so that no two of them propose the same point and each learns from all results.
+ * so that no two of them propose the same point and each learns from all results. Kept in
+ * primitive arrays: a restarted leader rebuilds one for every search of a season's sweeps.
  */
 final class History {
     private final ValidPoints valid;
     /** Where a strategy may run its heavy work (a model's refit) apart from proposing; null: in the proposing call. */
     private final java.util.concurrent.Executor background;
-    private final Set<Long> proposed = new HashSet<>();
-    private final Map<Long, Result> results = new HashMap<>();
-    private final List<Long> order = new ArrayList<>();
-    private final List<Long> ranked = new ArrayList<>(); // OK points, fastest first
+    private final LongSet proposed = new LongSet();
+    /** Each measured point's time in ms; NaN for a failure, whose reason is in {@link #failures}. */
+    private final LongDoubleMap times = new LongDoubleMap();
+    /** Why each failed point failed (failures are the few). */
+    private final Map<Long, String> failures = new HashMap<>();
+    private final LongList order = new LongList();
+    private final LongList ranked = new LongList(); // OK points, fastest first
     private long best = -1;
     private double bestTime = Double.POSITIVE_INFINITY;
 
@@ -53,17 +57,18 @@ final class History {
 
     /** Records a result; false when the point already had one. */
     boolean record(long index, Result r) {
-        if (results.putIfAbsent(index, r) != null) return false;
+        if (!times.putIfAbsent(index, r.time())) return false;
+        if (!r.isOk()) failures.put(index, r.failure());
         proposed.add(index);
         order.add(index);
         if (r.isOk()) {
             int lo = 0, hi = ranked.size();
             while (lo < hi) {
                 int mid = (lo + hi) >>> 1;
-                if (results.get(ranked.get(mid)).time() <= r.time()) lo = mid + 1;
+                if (times.get(ranked.get(mid), Double.NaN) <= r.time()) lo = mid + 1;
                 else hi = mid;
             }
-            ranked.add(lo, index);
+            ranked.insert(lo, index);
         }
         if (r.isOk() && r.time() < bestTime) {
             bestTime = r.time();
@@ -72,15 +77,20 @@ final class History {
         return true;
     }
 
-    Result result(long index) { return results.get(index); }
+    /** The point's result, or null when it has none yet. */
+    Result result(long index) {
+        if (!times.containsKey(index)) return null;
+        double t = times.get(index, Double.NaN);
+        return Double.isNaN(t) ? Result.failed(failures.get(index)) : Result.ok(t);
+    }
 
-    /** Measured points in the order their results arrived. */
-    List<Long> measured() { return order; }
+    /** Measured points in the order their results arrived (a live view; do not modify). */
+    List<Long> measured() { return order.view(); }
 
     int measuredCount() { return order.size(); }
 
     /** Points that ran, fastest first (a live view; do not modify). */
-    List<Long> ranked() { return ranked; }
+    List<Long> ranked() { return ranked.view(); }
 
     /** Best OK point so far, or -1. */
     long best() { return best; }

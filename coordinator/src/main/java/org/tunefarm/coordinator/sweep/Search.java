@@ -8,6 +8,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tunefarm.coordinator.collect.LongDoubleMap;
+import org.tunefarm.coordinator.collect.LongSet;
 import org.tunefarm.coordinator.strategy.Prior;
 import org.tunefarm.coordinator.strategy.Result;
 import org.tunefarm.coordinator.strategy.Strategy;
@@ -47,8 +49,9 @@ public final class Search {
 
     private final Deque<Candidate> retry = new ArrayDeque<>();
     private final Set<Long> outstanding = new HashSet<>();
-    private final Set<Long> recorded = new HashSet<>();
-    private final Set<Long> proposed = new HashSet<>();
+    /** Measured and proposed points, in primitive sets: a season's searches hold one entry per record. */
+    private final LongSet recorded = new LongSet();
+    private final LongSet proposed = new LongSet();
     private boolean baselineRecorded;
     /** Whether the strategy has heard how the default point did (from the baseline, or an old candidate record). */
     private boolean defaultTold;
@@ -58,10 +61,10 @@ public final class Search {
     private int throttled;
     private final Objective objective;
     /** First-round figures of the sweep's objective, for an energy or EDP sweep's finalists. */
-    private final Map<Long, Double> okFigures = new HashMap<>();
+    private final LongDoubleMap okFigures = new LongDoubleMap();
     /** Finalists: the top-k OK candidates, re-measured interleaved once the budget is spent. */
     private final int finalistCount;
-    private final Map<Long, Double> okMedians = new HashMap<>();
+    private final LongDoubleMap okMedians = new LongDoubleMap();
     private List<Candidate> finalists;
     private final Map<Integer, String> roundAgent = new HashMap<>();
     private final Map<Integer, Set<Long>> roundRecorded = new HashMap<>();
@@ -188,12 +191,15 @@ public final class Search {
      */
     List<Candidate> finalists() {
         if (finalists == null) {
-            finalists = (ranksByFigure() && !okFigures.isEmpty() ? okFigures : okMedians).entrySet().stream()
-                    .sorted(Map.Entry.<Long, Double>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
-                    .limit(finalistCount).map(e -> new Candidate(e.getKey(), space.config(e.getKey()))).toList();
+            List<Ranked> all = new ArrayList<>();
+            (ranksByFigure() && !okFigures.isEmpty() ? okFigures : okMedians).forEach((index, value) -> all.add(new Ranked(index, value)));
+            finalists = all.stream().sorted(java.util.Comparator.comparingDouble(Ranked::value).thenComparingLong(Ranked::index))
+                    .limit(finalistCount).map(r -> new Candidate(r.index(), space.config(r.index()))).toList();
         }
         return finalists;
     }
+
+    private record Ranked(long index, double value) {}
 
     /** A finalists' lease expired: its round can be lent again, to any board. */
     public void giveBackRound(int round) {
@@ -259,7 +265,10 @@ public final class Search {
 
     /** This search's OK measurements, as evidence for another device class's search of the same kernel. */
     public List<Prior> evidence() {
-        return okMedians.entrySet().stream().map(e -> new Prior(space.config(e.getKey()), e.getValue() / 1e6, deviceClass)).toList();
+        List<Ranked> ok = new ArrayList<>(okMedians.size());
+        okMedians.forEach((index, median) -> ok.add(new Ranked(index, median)));
+        ok.sort(java.util.Comparator.comparingLong(Ranked::index)); // an order that does not depend on the table's layout
+        return ok.stream().map(r -> new Prior(space.config(r.index()), r.value() / 1e6, deviceClass)).toList();
     }
 
     /** Whether a candidate index belongs to this search's space and is valid in it. */
