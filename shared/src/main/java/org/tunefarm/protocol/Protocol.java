@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
@@ -54,7 +55,13 @@ public final class Protocol {
     private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
             .maxNestingDepth(64).maxStringLength(1 << 20).maxNumberLength(64).build();
 
-    public static final ObjectMapper JSON = configure(new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build()));
+    /**
+     * Doubles are read with Jackson's FastDoubleParser (the same correctly rounded value as
+     * {@code Double.parseDouble}, several times faster): a record holds a dozen of them, and
+     * {@code Double.parseDouble} was a fifth of the CPU a coordinator spent copying a peer's log.
+     */
+    public static final ObjectMapper JSON = configure(new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS)
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).build()));
 
     private Protocol() {}
 

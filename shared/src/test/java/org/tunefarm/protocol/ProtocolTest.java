@@ -55,6 +55,23 @@ class ProtocolTest {
                 Arguments.of(Ack.refused("leaseId: unknown lease x")));
     }
 
+    /** Doubles are read by the fast parser: every value must still be the one {@code Double.parseDouble} reads. */
+    @Test
+    void doublesReadAsTheJdkReadsThem() throws Exception {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 200_000; i++) {
+            double d = switch (i % 4) {
+                case 0 -> Double.longBitsToDouble(r.nextLong()); // any bit pattern: subnormals, huge exponents
+                case 1 -> r.nextDouble() * 1e9;                   // nanoseconds, as statistics hold them
+                case 2 -> Math.rint(r.nextDouble() * 1e6) / 1e3; // few digits
+                default -> r.nextDouble();
+            };
+            if (!Double.isFinite(d)) continue;
+            String text = i % 8 < 4 ? Double.toString(d) : String.format("%.17g", d);
+            assertEquals(Double.parseDouble(text), Protocol.JSON.readValue(text, Double.class), text);
+        }
+    }
+
     @Test
     void aRegisterFromAnAgentBeforeCommandKernelsStillReads() {
         ObjectNode n = Protocol.JSON.valueToTree(new Register("agent-1", PROFILE, List.of("gemm")));
