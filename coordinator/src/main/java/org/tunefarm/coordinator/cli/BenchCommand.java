@@ -87,14 +87,29 @@ final class BenchCommand {
         @Option(names = "--dir", description = "Where the two coordinators keep data and logs (default: a new temporary folder).")
         Path dir;
 
+        @Option(names = "--running", defaultValue = "2", description = "Sweeps of the season still running, the last ones; the rest are over and "
+                + "were let go, as a leader keeps them; 'all' for none let go (default: ${DEFAULT-VALUE}).")
+        String running;
+
+        @Option(names = "--no-catch-up", description = "Only the start: no second coordinator catching up (a long history's catch-up takes many minutes).")
+        boolean noCatchUp;
+
         @Override public Integer call() throws Exception {
             long n = records != null ? records : quick ? 20_000 : 100_000;
+            int live;
+            try {
+                live = running.equals("all") ? -1 : Integer.parseInt(running);
+                if (live < 0) throw new NumberFormatException();
+            } catch (NumberFormatException e) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--running: a count of sweeps (0 or more) or 'all', got " + running);
+            }
             if (n < 1) throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--records must be at least 1, got " + n);
             Path d = dir != null ? dir : java.nio.file.Files.createTempDirectory("tunefarm-restart-");
-            RestartRun.Outcome o = new RestartRun(new RestartRun.Settings(n, d, heap, java.time.Duration.ofMinutes(quick ? 2 : 15)), System.err).run();
+            RestartRun.Outcome o = new RestartRun(new RestartRun.Settings(n, d, heap, java.time.Duration.ofMinutes(quick ? 2 : 15), live, !noCatchUp),
+                    System.err).run();
             System.err.println("restart: data and logs in " + d);
             System.out.println(Protocol.write(o));
-            return o.tableEqual() && o.catchUpSeconds() != null ? 0 : 1;
+            return o.tableEqual() && (noCatchUp || o.catchUpSeconds() != null) ? 0 : 1;
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.tunefarm.coordinator.sweep.Search;
 import org.tunefarm.coordinator.sweep.SweepControl;
+import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.coordinator.sweep.SweepRun;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.measure.Measurement;
@@ -45,6 +46,9 @@ public final class Dispatcher {
 
         /** An agent dead for {@link #FORGET_DEAD_MS} was forgotten: it is no longer listed. */
         default void agentForgotten(String agentId) {}
+
+        /** An over sweep let its searches go ({@link SweepRun#retire}): worth keeping, so a restart does not rebuild them. */
+        default void sweepRetired(SweepRun sweep, long at) {}
     }
 
     /** Why a lease was taken back: {@link Listener#leaseExpired}. */
@@ -138,6 +142,21 @@ public final class Dispatcher {
 
     public Collection<AgentInfo> agents() {
         return agents.values();
+    }
+
+    /**
+     * Sweeps the sweep log says a leader let go ({@link SweepLog.Retired}) are let go here too, as
+     * they were: their records then teach no search, so call this before the records are replayed.
+     * A sweep let go already, or not known here, is left as it is.
+     */
+    public void retireAsKept(List<SweepLog.Entry> entries) {
+        for (SweepLog.Entry e : entries) {
+            if (e.retired() == null) continue;
+            SweepRun s = sweeps.get(e.id());
+            if (s == null || s.retired()) continue;
+            s.restoreRetired(e.retired().searches());
+            overSince.remove(e.id());
+        }
     }
 
     /** A record made durable before a restart. */
@@ -370,6 +389,7 @@ public final class Dispatcher {
             if (now - since >= RETIRE_AFTER_MS) {
                 s.retire(now);
                 overSince.remove(s.id());
+                listener.sweepRetired(s, now);
             }
         }
     }

@@ -37,9 +37,12 @@ public final class FarmRestore implements Consumer<Measurement> {
     /** The dispatcher's sweeps, as the sweep log holds them now; records are fed through {@link #accept}. */
     public FarmRestore(SweepLog sweepLog, long heartbeatMs) throws IOException {
         dispatcher = new Dispatcher(System::currentTimeMillis, heartbeatMs, relay, StrategyWork.shared());
-        for (SweepLog.Entry e : sweepLog.read()) {
+        List<SweepLog.Entry> entries = sweepLog.read();
+        for (SweepLog.Entry e : entries) {
             if (e.spec() != null && sweeps.add(e.id())) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
         }
+        // Sweeps a leader let go stay let go: their records, most of a season's, then rebuild no search.
+        dispatcher.retireAsKept(entries);
     }
 
     /** One record of the opening pass, in log order. */
@@ -110,6 +113,10 @@ public final class FarmRestore implements Consumer<Measurement> {
 
         @Override public void agentForgotten(String agentId) {
             to.agentForgotten(agentId);
+        }
+
+        @Override public void sweepRetired(SweepRun sweep, long at) {
+            to.sweepRetired(sweep, at);
         }
     }
 }

@@ -192,11 +192,13 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
             table = new TableService(vertx, taken.get().table());
         } else {
             for (SweepLog.Entry e : entries) if (e.spec() != null) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
+            dispatcher.retireAsKept(entries);
             records.replay(m -> {
                 dispatcher.replay(m);
                 table.fold(m, flops(m));
             });
         }
+        dispatcher.retireAsKept(entries); // a taken state: sweeps let go since the start's pass
         // Every change again on a taken state too: the pass applied none, and each sets a state outright.
         for (SweepControl c : sweepLog.controls()) dispatcher.apply(c);
         // After the records, in the order the classes began: a class's search is seeded with the
@@ -432,6 +434,11 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     @Override public void classStarted(SweepRun sweep, String deviceClass, DeviceProfile profile, int cores, int vectorBits, long at) {
         replication.append(SweepLog.Entry.classStarted(sweep.id(), deviceClass, profile, cores, vectorBits, at)).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
                 + ": the start of class " + deviceClass + " is not kept on two disks (a leader without it begins the class anew): " + t.getMessage()));
+    }
+
+    @Override public void sweepRetired(SweepRun sweep, long at) {
+        replication.append(SweepLog.Entry.retired(sweep.id(), at, sweep.retiredSearches())).onFailure(t -> LOG.warning(() -> "sweep " + sweep.id()
+                + ": that it let its searches go is not kept on two disks (a restart rebuilds them from the records): " + t.getMessage()));
     }
 
     @Override public void leaseExpired(String reason) {

@@ -39,8 +39,9 @@ public final class RestartRun {
      * @param catchUpCpuSeconds CPU time the second coordinator's process spent until it had caught up, or null
      * @param catchUpRecords    records in the second coordinator's log when it caught up or the wait ended: with
      *                          {@code within}, a copy rate even when it did not catch up
+     * @param sweeps            sweeps in the history; {@code retiredSweeps} of them over and let go
      */
-    public record Outcome(long records, long bytesOnDisk, double writeSeconds, double openSeconds, double openCpuSeconds, double heapMb,
+    public record Outcome(long records, int sweeps, int retiredSweeps, long bytesOnDisk, double writeSeconds, double openSeconds, double openCpuSeconds, double heapMb,
                           boolean tableEqual, int tableEntries, Double catchUpSeconds, Double catchUpCpuSeconds, long catchUpRecords, String catchUpFailure,
                           String maxHeap) {}
 
@@ -48,8 +49,10 @@ public final class RestartRun {
      * @param records how many records the history holds
      * @param maxHeap each coordinator's -Xmx
      * @param within  how long each coordinator may take to start or catch up
+     * @param running sweeps of the history left running, the last ones (the rest are over and let go); negative: all
+     * @param catchUp whether a second coordinator catches up after the first started
      */
-    public record Settings(long records, Path dir, String maxHeap, Duration within) {}
+    public record Settings(long records, Path dir, String maxHeap, Duration within, int running, boolean catchUp) {}
 
     private final Settings s;
     private final PrintStream log;
@@ -64,9 +67,10 @@ public final class RestartRun {
     public Outcome run() throws Exception {
         Path first = s.dir().resolve("coordinator-0");
         long t0 = System.nanoTime();
-        SyntheticHistory.Written w = SyntheticHistory.write(first, s.records(), 13);
+        SyntheticHistory.Written w = SyntheticHistory.write(first, s.records(), 13, s.running());
         double writeSeconds = seconds(t0);
-        log.printf("restart: wrote %d records, %d bytes, in %.1f s%n", w.records(), w.bytes(), writeSeconds);
+        log.printf("restart: wrote %d records, %d bytes, %d sweeps (%d over and let go), in %.1f s%n", w.records(), w.bytes(), w.sweeps(),
+                w.retired(), writeSeconds);
         Map<String, TableEntry> derived = derive(first.resolve("records.jsonl"));
 
         try (CoordinatorProcess leader = start(first, "coordinator-0.log")) {
@@ -83,6 +87,10 @@ public final class RestartRun {
             Double catchUpCpu = null;
             String failure = null;
             Path second = s.dir().resolve("coordinator-1");
+            if (!s.catchUp()) {
+                return new Outcome(w.records(), w.sweeps(), w.retired(), w.bytes(), round(writeSeconds), round(openSeconds), round(openCpu), round(heapMb),
+                        tableEqual, derived.size(), null, null, 0, "not asked (--no-catch-up)", s.maxHeap());
+            }
             try (CoordinatorProcess joining = start(second, "coordinator-1.log")) {
                 long joined = System.nanoTime();
                 try {
@@ -96,7 +104,7 @@ public final class RestartRun {
                 }
             }
             long copied = lines(second.resolve("records.jsonl"));
-            return new Outcome(w.records(), w.bytes(), round(writeSeconds), round(openSeconds), round(openCpu), round(heapMb), tableEqual,
+            return new Outcome(w.records(), w.sweeps(), w.retired(), w.bytes(), round(writeSeconds), round(openSeconds), round(openCpu), round(heapMb), tableEqual,
                     derived.size(), catchUpSeconds == null ? null : round(catchUpSeconds), catchUpCpu, copied, failure, s.maxHeap());
         }
     }

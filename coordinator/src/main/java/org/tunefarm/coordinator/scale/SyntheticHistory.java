@@ -10,7 +10,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.tunefarm.coordinator.lease.Dispatcher;
 import org.tunefarm.coordinator.store.SweepLog;
+import org.tunefarm.coordinator.sweep.Search;
 import org.tunefarm.coordinator.sweep.SweepSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.kernel.KernelSpecs;
@@ -28,6 +30,9 @@ import org.tunefarm.space.SearchSpace;
  * every class and shape up to {@link #PER_SEARCH} candidates of the class's own search space with
  * plausible statistics and sensor readings. Written with the coordinator's serializer, so a
  * coordinator opens it as its own; the sweep log's class starts fix the spaces the indices come from.
+ * A season's sweeps are over but for the last few: every sweep but the last {@code running} gets the
+ * line a leader writes when it lets an over sweep's searches go ({@link SweepLog.Entry#retired}), ten
+ * minutes after its last record, with each search's final progress.
  */
 public final class SyntheticHistory {
     /** Candidates one class measures of one shape in one sweep. */
@@ -41,17 +46,28 @@ public final class SyntheticHistory {
             List.of(Map.of("M", 512, "N", 512, "K", 512), Map.of("M", 1024, "N", 1024, "K", 1024), Map.of("M", 1, "N", 4096, "K", 4096)),
             List.of(Map.of("M", 256, "N", 256, "K", 256), Map.of("M", 2048, "N", 512, "K", 512), Map.of("M", 64, "N", 4096, "K", 1024)));
 
-    /** What was written: records, and the bytes of both logs. */
-    public record Written(long records, long bytes) {}
+    /** What was written: records, the bytes of both logs, sweeps, and of them those let go. */
+    public record Written(long records, long bytes, int sweeps, int retired) {}
+
+    /** Sweeps left running at the end of a season by default: the rest are over and let go. */
+    public static final int RUNNING = 2;
 
     private SyntheticHistory() {}
 
-    /** Writes {@code records} records, and the sweeps they belong to, into {@code data} (records.jsonl, sweeps.jsonl). */
-    public static Written write(Path data, long records, long seed) throws IOException {
+    /**
+     * Writes {@code records} records, and the sweeps they belong to, into {@code data} (records.jsonl, sweeps.jsonl).
+     *
+     * @param running sweeps left running at the end, the last ones; negative: all of them (no sweep let go)
+     */
+    public static Written write(Path data, long records, long seed, int running) throws IOException {
         Files.createDirectories(data);
         Random random = new Random(seed);
         long start = System.currentTimeMillis() - 90L * 24 * 3600 * 1000; // a season ago
         long written = 0;
+        int sweepCount = 0;
+        int retired = 0;
+        // A sweep's retired line waits until {@code running} sweeps have begun after it: those stay running.
+        java.util.ArrayDeque<String> over = new java.util.ArrayDeque<>();
         Path recordFile = data.resolve("records.jsonl");
         Path sweepFile = data.resolve("sweeps.jsonl");
         try (BufferedWriter out = Files.newBufferedWriter(recordFile, StandardCharsets.UTF_8);
@@ -61,8 +77,16 @@ public final class SyntheticHistory {
                 SweepSpec spec = gemm ? gemmSweep(n) : sleepSweep(n);
                 String id = String.format("%08x", 0x5ca1e000 + n);
                 long at = start + n * 3_600_000L;
+                if (running >= 0 && over.size() > running) {
+                    sweeps.write(over.poll());
+                    sweeps.newLine();
+                    retired++;
+                }
                 sweeps.write(Protocol.write(new SweepLog.Entry(id, at, spec)));
                 sweeps.newLine();
+                sweepCount++;
+                List<Search.Progress> progress = new ArrayList<>();
+                long last = at;
                 for (int c = 0; c < CLASSES.size() && written < records; c++) {
                     String deviceClass = CLASSES.get(c);
                     sweeps.write(Protocol.write(SweepLog.Entry.classStarted(id, deviceClass, null, CORES, VECTOR_BITS, at + c)));
@@ -73,19 +97,24 @@ public final class SyntheticHistory {
                         double base = gemm ? 2.0 * key.shape().values().stream().mapToDouble(Integer::doubleValue).reduce(1, (a, b) -> a * b) / (8 + 4 * c)
                                 : 1000.0 * key.shape().get("unitUs");
                         int order = 0;
+                        int failed = 0;
                         for (Iterator<Long> it = space.validIndices(0, space.size()); it.hasNext() && order < PER_SEARCH && written < records; order++) {
                             long index = it.next();
                             Measurement m = measurement(id, key, index, space.config(index), deviceClass, c, base, t, order, random);
+                            if (m.status() != Status.OK) failed++;
                             t = m.finishedAt() + 20;
                             out.write(Protocol.write(m));
                             out.newLine();
                             written++;
                         }
+                        progress.add(new Search.Progress(deviceClass, key.id(), spec.strategy().budget(), order, failed, 0, true, true, List.of(), 0, 0, null));
                     }
+                    last = Math.max(last, t);
                 }
+                over.add(Protocol.write(SweepLog.Entry.retired(id, last + Dispatcher.RETIRE_AFTER_MS, progress)));
             }
         }
-        return new Written(written, Files.size(recordFile) + Files.size(sweepFile));
+        return new Written(written, Files.size(recordFile) + Files.size(sweepFile), sweepCount, retired);
     }
 
     /** A candidate as an agent reports it: mostly OK with noisy statistics, now and then failed or wrong. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.tunefarm.coordinator.sweep.Search;
 import org.tunefarm.coordinator.sweep.SweepControl;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.coordinator.sweep.SweepSpec;
@@ -27,7 +28,10 @@ import org.tunefarm.protocol.Protocol;
  * restarted or new leader knows every class that has records without any agent of it online
  * (registration alone is not durable, and every class with records began a search). Operators' changes
  * to a sweep (pause, resume, cancel, priority) are lines of the same file, {@code {"control": {...}}},
- * so the sweeps and their changes travel and restore together.
+ * so the sweeps and their changes travel and restore together. A sweep that is over and has let
+ * its searches go ({@code SweepRun.retire}) gets a line with its final status, so a restart
+ * restores it as it was let go instead of rebuilding every search of a season's history from the
+ * records: that was most of a restarted leader's heap and the longest part of its takeover.
  *
  * <p>Opened like the record log: a torn last line is cut, any other unreadable line goes to the
  * quarantine beside it. A torn last line is also cut before each append, so an append never
@@ -38,13 +42,15 @@ public final class SweepLog {
     private static final String CONTROL = "control";
 
     /**
-     * One accepted sweep ({@code spec} set), or the start of a device class's searches in sweep
-     * {@code id} ({@code classStart} set, {@code createdAt} the start of its time window).
+     * One accepted sweep ({@code spec} set), the start of a device class's searches in sweep
+     * {@code id} ({@code classStart} set, {@code createdAt} the start of its time window), or the
+     * final status of a sweep that let its searches go ({@code retired} set, {@code createdAt} when).
+     * Coordinators that predate {@code retired} read such a line as neither, and skip it.
      */
-    public record Entry(String id, long createdAt, SweepSpec spec, ClassStart classStart) {
+    public record Entry(String id, long createdAt, SweepSpec spec, ClassStart classStart, Retired retired) {
         /** An accepted sweep. */
         public Entry(String id, long createdAt, SweepSpec spec) {
-            this(id, createdAt, spec, null);
+            this(id, createdAt, spec, null, null);
         }
 
         /**
@@ -53,12 +59,25 @@ public final class SweepLog {
          * agents of this profile (null: not known).
          */
         public static Entry classStarted(String sweepId, String deviceClass, DeviceProfile profile, int cores, int vectorBits, long at) {
-            return new Entry(sweepId, at, null, new ClassStart(deviceClass, cores, vectorBits, profile));
+            return new Entry(sweepId, at, null, new ClassStart(deviceClass, cores, vectorBits, profile), null);
+        }
+
+        /** Sweep {@code sweepId} let its searches go at {@code at}, over, with these searches' last progress. */
+        public static Entry retired(String sweepId, long at, List<Search.Progress> searches) {
+            return new Entry(sweepId, at, null, null, new Retired(searches));
         }
 
         /** What makes an entry the same as another, for copies that arrive more than once. */
         String identity() {
+            if (retired != null) return id + "/retired";
             return classStart == null ? id : id + "/" + classStart.deviceClass();
+        }
+    }
+
+    /** What is left of an over sweep's searches once it let them go: each one's last progress, as its status shows it. */
+    public record Retired(List<Search.Progress> searches) {
+        public Retired {
+            searches = searches == null ? List.of() : List.copyOf(searches);
         }
     }
 

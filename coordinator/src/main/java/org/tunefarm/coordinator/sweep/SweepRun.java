@@ -86,6 +86,24 @@ public final class SweepRun {
         return retired != null;
     }
 
+    /** The last progress of the searches it let go: what the sweep log keeps of a retired sweep. Empty while it keeps them. */
+    public List<Search.Progress> retiredSearches() {
+        return retired == null ? List.of() : retired.searches();
+    }
+
+    /**
+     * Restores a sweep as a leader let it go before a restart (the sweep log's retired line): only
+     * its final status, and no searches, so the records of it that a restart reads teach nothing
+     * and cost nothing. Cancelled or not comes from the sweep's own changes, applied as ever.
+     */
+    public void restoreRetired(List<Search.Progress> searches) {
+        if (retired != null) return;
+        byClass.clear();
+        byKey.clear();
+        backlog.clear();
+        retired = new Status(id, spec.name(), spec.kernel(), "done", priority, createdAt, List.copyOf(searches), spec);
+    }
+
     /** Whether agents may be lent this sweep's work now. */
     public boolean leasable(long now) {
         return !paused && !cancelled && !done(now);

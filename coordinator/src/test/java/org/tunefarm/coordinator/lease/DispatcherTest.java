@@ -385,6 +385,48 @@ class DispatcherTest {
         assertEquals(before.searches(), sweep.status(now).searches());
     }
 
+    /**
+     * The leader keeps in the sweep log that it let a sweep go; a restart restores that sweep as it
+     * was let go, with its final status, and its records (replayed after) rebuild no search.
+     */
+    @Test
+    void aSweepLetGoIsRestoredLetGoFromItsSweepLogLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        List<SweepRun> retired = new ArrayList<>();
+        dispatcher = new Dispatcher(() -> now, HEARTBEAT_MS, new Dispatcher.Listener() {
+            @Override public void sweepRetired(SweepRun s, long at) {
+                retired.add(s);
+            }
+        });
+        sweep = new SweepRun("sw1", SweepSpecReader.read(SPEC), now);
+        dispatcher.add(sweep);
+        register("a1");
+        for (Work w = dispatcher.pull("a1"); w.lease() != null; w = dispatcher.pull("a1")) reportAll(w.lease());
+        SweepRun.Status over = sweep.status(now);
+        dispatcher.tick();
+        now += Dispatcher.RETIRE_AFTER_MS;
+        dispatcher.tick();
+        assertEquals(List.of(sweep), retired, "the listener hears of it once it lets its searches go");
+
+        org.tunefarm.coordinator.store.SweepLog log = new org.tunefarm.coordinator.store.SweepLog(dir.resolve("sweeps.jsonl"));
+        log.append(new org.tunefarm.coordinator.store.SweepLog.Entry("sw1", over.createdAt(), sweep.spec()));
+        log.append(org.tunefarm.coordinator.store.SweepLog.Entry.retired("sw1", now, sweep.retiredSearches()));
+        List<org.tunefarm.coordinator.store.SweepLog.Entry> entries = new org.tunefarm.coordinator.store.SweepLog(dir.resolve("sweeps.jsonl")).read();
+
+        for (boolean withLine : new boolean[] {true, false}) {
+            Dispatcher restarted = new Dispatcher(() -> now, HEARTBEAT_MS, new Dispatcher.Listener() {});
+            SweepRun again = new SweepRun("sw1", sweep.spec(), over.createdAt());
+            restarted.add(again);
+            if (withLine) restarted.retireAsKept(entries);
+            else restarted.retireAsKept(entries.stream().filter(e -> e.retired() == null).toList());
+            store.values().forEach(restarted::replay);
+            restarted.resume("sw1", CLASS, PROFILE.logicalCores(), PROFILE.vectorBits(), PROFILE.vectorRegisters(), over.createdAt());
+            assertEquals(withLine, again.retired(), withLine ? "let go as it was" : "without the line it rebuilds its searches");
+            assertEquals(withLine, again.search(CLASS, KEY) == null);
+            assertEquals(over.searches(), again.status(now).searches(), "the same status either way");
+            assertEquals("done", again.state(now));
+        }
+    }
+
     @Test
     void expiredLeaseReturnsBatchToQueue() {
         start(SPEC, 3_600_000); // heartbeats never run out here: only the deadline can expire the lease

@@ -32,7 +32,7 @@ class FarmRestoreTest {
 
     @Test
     void theOnePassGivesTheTableAndSweepsAReplayGivesWithTheRecordsAppendedSince() throws IOException {
-        SyntheticHistory.write(dir, 14_000, 5); // three sweeps, gemm and sleep, four classes each
+        SyntheticHistory.write(dir, 14_000, 5, 1); // three sweeps, gemm and sleep, four classes each; the first over and let go
         SweepLog sweeps = new SweepLog(dir.resolve("sweeps.jsonl"));
         FarmRestore restore = new FarmRestore(sweeps, 1_000);
         try (RecordLog log = new RecordLog(dir.resolve("records.jsonl"), restore)) {
@@ -47,6 +47,7 @@ class FarmRestoreTest {
             FarmRestore.Taken taken = restore.take(sweeps.read(), log, new Dispatcher.Listener() {}).orElseThrow();
             Dispatcher replayed = new Dispatcher(() -> NOW, 1_000, new Dispatcher.Listener() {});
             for (SweepLog.Entry e : sweeps.read()) if (e.spec() != null) replayed.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
+            replayed.retireAsKept(sweeps.read());
             BestKernelTable table = BestKernelTable.EMPTY;
             List<Measurement> all = new ArrayList<>();
             log.replay(all::add);
@@ -61,12 +62,14 @@ class FarmRestoreTest {
             resume(replayed, sweeps);
             assertEquals(states(replayed), states(taken.dispatcher()));
             assertEquals(3, states(replayed).size());
+            assertEquals(List.of(true, false, false), taken.dispatcher().sweeps().stream().map(SweepRun::retired).toList(),
+                    "the sweep the log says was let go is restored let go; the running ones rebuild their searches");
         }
     }
 
     @Test
     void theStateIsTakenOnceAndNotWhenTheSweepLogGainedASweep() throws IOException {
-        SyntheticHistory.write(dir, 2_000, 5);
+        SyntheticHistory.write(dir, 2_000, 5, SyntheticHistory.RUNNING);
         SweepLog sweeps = new SweepLog(dir.resolve("sweeps.jsonl"));
         FarmRestore first = new FarmRestore(sweeps, 1_000);
         try (RecordLog log = new RecordLog(dir.resolve("records.jsonl"), first)) {

@@ -20,13 +20,15 @@ class RestartBenchTest {
     @TempDir Path dir;
 
     @Test void aCoordinatorStartsOnALongHistoryWithItsTableAndAnEmptyOneCatchesUp() throws Exception {
-        RestartRun.Outcome o = new RestartRun(new RestartRun.Settings(20_000, dir, "1g", Duration.ofMinutes(2)), System.err).run();
+        RestartRun.Outcome o = new RestartRun(new RestartRun.Settings(20_000, dir, "1g", Duration.ofMinutes(2), 1, true), System.err).run();
         System.out.println("bench restart --quick: " + Protocol.write(o));
 
         assertEquals(20_000, o.records());
         assertEquals(20_000, RestartRun.lines(dir.resolve("coordinator-0/records.jsonl")));
         assertTrue(o.bytesOnDisk() > 20_000L * 300, "records of a realistic size: " + o.bytesOnDisk());
         assertTrue(o.tableEntries() > 10, "several sweeps, classes and shapes: " + o.tableEntries());
+        assertEquals(4, o.sweeps(), o.toString());
+        assertEquals(2, o.retiredSweeps(), "all but the last one let go before the last began: " + o);
         assertTrue(o.tableEqual(), "the served table is the one the records derive");
         assertTrue(o.openSeconds() > 0 && o.heapMb() > 0, o.toString());
         // The process's CPU time counts its JVM's start and every thread: some, and at most every core's share of its wall time.
