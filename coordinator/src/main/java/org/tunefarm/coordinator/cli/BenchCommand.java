@@ -99,7 +99,7 @@ final class BenchCommand {
             int live;
             try {
                 live = running.equals("all") ? -1 : Integer.parseInt(running);
-                if (live < 0) throw new NumberFormatException();
+                if (live < 0 && !running.equals("all")) throw new NumberFormatException();
             } catch (NumberFormatException e) {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--running: a count of sweeps (0 or more) or 'all', got " + running);
             }
