@@ -12,6 +12,7 @@ import java.util.Map;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.SensorReading;
 import org.tunefarm.measure.Status;
+import org.tunefarm.protocol.Protocol;
 
 /**
  * What the dashboard derives from the records this coordinator holds (its full replica, so any
@@ -42,7 +43,24 @@ final class RecordTally {
     private final Map<String, Deque<Long>> arrivals = new HashMap<>();
     private final Map<String, Map<String, Integer>> failures = new HashMap<>();
     private final Map<String, TallyPoint> lastByAgent = new HashMap<>();
-    private final Map<String, Deque<JsonObject>> readings = new LinkedHashMap<>();
+    private final Map<String, Deque<Reading>> readings = new LinkedHashMap<>();
+    /**
+     * One text of each parameter set lately seen: a season's records repeat the points of a few
+     * spaces, and writing each record's parameters as JSON again was most of what a point cost.
+     */
+    private final Map<Map<String, Object>, String> paramsText = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<Map<String, Object>, String> eldest) {
+            return size() > PARAMS_KEPT;
+        }
+    };
+    static final int PARAMS_KEPT = 4096;
+
+    /** A sensor reading as the plots show it, kept compact (an agent keeps {@link #READINGS_PER_AGENT}). */
+    private record Reading(long t, Double tempC, Double clockMhz) {
+        JsonObject json() {
+            return new JsonObject().put("t", t).put("tempC", tempC).put("clockMhz", clockMhz);
+        }
+    }
     /**
      * Points that arrived since the feed last took them, the latest {@link #FRESH_KEPT}: a copy of
      * a long history arrives before the feed runs (a coordinator catches up before it serves), and
@@ -74,8 +92,9 @@ final class RecordTally {
      */
     synchronized void add(List<Measurement> ms, long arrivedAt) {
         for (Measurement m : ms) {
-            TallyPoint p = TallyPoint.of(m, this::shared);
-            String key = searchKey(m.sweepId(), m.deviceClass(), m.key().id());
+            String kernel = m.key().id();
+            TallyPoint p = TallyPoint.of(m, kernel, this::shared, paramsText.computeIfAbsent(m.params(), Protocol::write));
+            String key = searchKey(m.sweepId(), m.deviceClass(), kernel);
             Deque<TallyPoint> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
             ps.addLast(p);
             pointsInAll++;
@@ -113,10 +132,10 @@ final class RecordTally {
     /** A heartbeat's (or a record's) sensor reading; an agent with no sensor keeps no readings. */
     synchronized void reading(String agentId, long at, SensorReading s) {
         if (s == null || (s.temperatureC() == null && s.clockMhz() == null)) return;
-        Deque<JsonObject> rs = readings.computeIfAbsent(agentId, k -> new ArrayDeque<>());
-        JsonObject last = rs.peekLast();
-        if (last != null && last.getLong("t") == at) return;
-        rs.addLast(new JsonObject().put("t", at).put("tempC", s.temperatureC()).put("clockMhz", s.clockMhz()));
+        Deque<Reading> rs = readings.computeIfAbsent(agentId, k -> new ArrayDeque<>());
+        Reading last = rs.peekLast();
+        if (last != null && last.t() == at) return;
+        rs.addLast(new Reading(at, s.temperatureC(), s.clockMhz()));
         if (rs.size() > READINGS_PER_AGENT) rs.removeFirst();
     }
 
@@ -162,7 +181,11 @@ final class RecordTally {
     /** Every agent's sensor readings, oldest first. */
     synchronized JsonObject readings() {
         JsonObject out = new JsonObject();
-        readings.forEach((agent, rs) -> out.put(agent, new JsonArray(new ArrayList<>(rs))));
+        readings.forEach((agent, rs) -> {
+            JsonArray a = new JsonArray();
+            for (Reading r : rs) a.add(r.json());
+            out.put(agent, a);
+        });
         return out;
     }
 

@@ -2,24 +2,26 @@ package org.tunefarm.coordinator.dashboard;
 
 import io.vertx.core.json.JsonObject;
 import org.tunefarm.measure.Measurement;
-import org.tunefarm.protocol.Protocol;
 
 /**
  * What the plots need of a record, kept compact: the tally holds up to 300,000 of them, and as the
  * JSON objects the page is sent (a map of ten boxed fields each) they took about 1 KB apiece. The
- * names are the tally's shared copies and the parameters their JSON text; {@link #json} is the
- * object the page reads.
+ * names are the tally's shared copies and the parameters their JSON text, shared too while the
+ * tally still knows that parameter set; {@link #json} is the object the page reads.
  *
  * @param medianNs NaN when the record has no statistics
  */
 record TallyPoint(long t, String sweep, String deviceClass, String kernel, long index, int round, String params, String status,
                   double medianNs, String agent) {
 
-    /** @param names gives one shared copy of each name, so a million points do not each hold their own */
-    static TallyPoint of(Measurement m, java.util.function.UnaryOperator<String> names) {
-        return new TallyPoint(m.finishedAt(), names.apply(m.sweepId()), names.apply(m.deviceClass()), names.apply(m.key().id()), m.index(),
-                m.round(), Protocol.write(m.params()), m.status().name(), m.stats() != null ? m.stats().medianNs() : Double.NaN,
-                names.apply(m.agentId()));
+    /**
+     * @param kernel the record's kernel id, built once by the caller
+     * @param names  gives one shared copy of each name, so a million points do not each hold their own
+     * @param params the record's parameters as JSON text (shared by the points of the same parameters)
+     */
+    static TallyPoint of(Measurement m, String kernel, java.util.function.UnaryOperator<String> names, String params) {
+        return new TallyPoint(m.finishedAt(), names.apply(m.sweepId()), names.apply(m.deviceClass()), names.apply(kernel), m.index(),
+                m.round(), params, m.status().name(), m.stats() != null ? m.stats().medianNs() : Double.NaN, names.apply(m.agentId()));
     }
 
     JsonObject json() {
