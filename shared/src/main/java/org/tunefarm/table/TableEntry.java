@@ -226,7 +226,10 @@ public record TableEntry(
 
     /** Combines two entries for the same slot. */
     public static TableEntry merge(TableEntry a, TableEntry b) {
-        if (!a.slot().equals(b.slot())) throw new IllegalArgumentException("entries for different slots: " + a.slot() + " and " + b.slot());
+        // The slot's parts, not its text: a start merges millions of records, and the text is built from the kernel's id.
+        if (!java.util.Objects.equals(a.deviceClass, b.deviceClass) || !java.util.Objects.equals(a.kernel, b.kernel) || !java.util.Objects.equals(a.objective, b.objective)) {
+            throw new IllegalArgumentException("entries for different slots: " + a.slot() + " and " + b.slot());
+        }
         if (a.implementation != b.implementation) return a.implementation > b.implementation ? a : b;
         TableEntry best = FASTEST.compare(a, b) <= 0 ? a : b;
         TableEntry base = laterBaseline(a, b);

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.logging.Logger;
 
@@ -66,7 +67,8 @@ final class LineScan {
         long size = Files.size(file);
         long complete = 0;
         try (InputStream in = Files.newInputStream(file)) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            // A line is read where it lies in the chunk; only one split across two chunks is copied.
+            ByteArrayOutputStream carried = new ByteArrayOutputStream();
             byte[] chunk = new byte[1 << 16];
             long offset = 0;
             int n;
@@ -74,16 +76,23 @@ final class LineScan {
                 int start = 0;
                 for (int i = 0; i < n; i++) {
                     if (chunk[i] != '\n') continue;
-                    line.write(chunk, start, i - start);
+                    byte[] bytes = chunk;
+                    int from = start;
+                    int length = i - start;
+                    if (carried.size() > 0) {
+                        carried.write(chunk, start, i - start);
+                        bytes = carried.toByteArray();
+                        from = 0;
+                        length = bytes.length;
+                        carried.reset();
+                    }
                     start = i + 1;
-                    byte[] bytes = line.toByteArray();
-                    String reason = read(bytes, reader);
-                    if (reason != null) bad.add(new Bad(offset, bytes, reason));
-                    offset += bytes.length + 1;
+                    String reason = read(bytes, from, length, reader);
+                    if (reason != null) bad.add(new Bad(offset, Arrays.copyOfRange(bytes, from, from + length), reason));
+                    offset += length + 1;
                     complete = offset;
-                    line.reset();
                 }
-                line.write(chunk, start, n - start);
+                carried.write(chunk, start, n - start);
             }
         }
         if (complete < size) {
@@ -113,13 +122,17 @@ final class LineScan {
     }
 
     /** Why a line cannot be read, or null when it can. */
-    private static String read(byte[] bytes, LineReader reader) {
+    private static String read(byte[] bytes, int from, int length, LineReader reader) {
         String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return "invalid UTF-8";
+        if (ascii(bytes, from, length)) {
+            text = new String(bytes, from, length, StandardCharsets.ISO_8859_1); // ASCII is valid UTF-8, and this is a plain copy
+        } else {
+            try {
+                text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes, from, length)).toString();
+            } catch (CharacterCodingException e) {
+                return "invalid UTF-8";
+            }
         }
         if (text.isBlank()) return "an empty line";
         try {
@@ -130,6 +143,12 @@ final class LineScan {
         } catch (Exception e) {
             return "not a readable line: " + e.getMessage();
         }
+    }
+
+    /** Whether every byte is ASCII: nearly every line of a log, whose text needs no decoding then. */
+    private static boolean ascii(byte[] bytes, int from, int length) {
+        for (int i = from, end = from + length; i < end; i++) if (bytes[i] < 0) return false;
+        return true;
     }
 
     /** Copies the complete prefix without the bad lines to a new file that replaces the log. */

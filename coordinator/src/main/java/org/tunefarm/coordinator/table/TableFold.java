@@ -23,9 +23,10 @@ public final class TableFold {
     public List<TableEntry> fold(Measurement m, double flops) {
         List<TableEntry> changed = new ArrayList<>();
         for (TableEntry e : TableEntry.entries(m, flops)) {
-            TableEntry before = slots.get(e.slot());
+            String slot = e.slot(); // text built from the kernel's id: once per record, not per use
+            TableEntry before = slots.get(slot);
             TableEntry after = before == null ? e : TableEntry.merge(before, e);
-            slots.put(e.slot(), after);
+            slots.put(slot, after);
             if (!after.equals(before)) changed.add(after);
         }
         return changed;
