@@ -10,9 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -137,17 +137,17 @@ public final class RecordLog implements RecordStore {
      */
     private void commit(List<Append> group) {
         List<List<Measurement>> fresh = new ArrayList<>(group.size());
-        Set<String> added = new HashSet<>();
-        List<Measurement> all = new ArrayList<>();
+        // Each new record's id, built once (from its kernel's id: a page of a peer's log is thousands).
+        Map<String, Measurement> added = new LinkedHashMap<>();
         StringBuilder text = new StringBuilder();
         for (Append a : group) {
             List<Measurement> mine = new ArrayList<>();
             for (int i = 0; i < a.measurements().size(); i++) {
                 Measurement m = a.measurements().get(i);
                 String id = m.recordId();
-                if (contains(id) || !added.add(id)) continue; // stored, or earlier in this group
+                if (added.containsKey(id) || contains(id)) continue; // earlier in this group, or stored
+                added.put(id, m);
                 mine.add(m);
-                all.add(m);
                 text.append(a.lines().get(i)).append('\n');
             }
             fresh.add(mine);
@@ -160,7 +160,7 @@ public final class RecordLog implements RecordStore {
                 channel.force(false);
                 fsyncs.incrementAndGet();
                 synchronized (ids) {
-                    for (Measurement m : all) ids.add(m.recordId(), RecordIds.version(m));
+                    for (Map.Entry<String, Measurement> e : added.entrySet()) ids.add(e.getKey(), RecordIds.version(e.getValue()));
                 }
                 durable = channel.position();
             }
