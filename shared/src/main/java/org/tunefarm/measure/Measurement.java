@@ -88,11 +88,6 @@ public record Measurement(
      * round. Round 0 keeps the id it had before rounds existed.
      */
     public String recordId() {
-        return recordId(sweepId, deviceClass, key, index, round);
-    }
-
-    /** {@link #recordId()} of a record with these fields: for a reader that has them without the whole record. */
-    public static String recordId(String sweepId, String deviceClass, KernelKey key, long index, int round) {
         return sweepId + "/" + deviceClass + "/" + key.id() + "/" + index + (round == 0 ? "" : "#r" + round);
     }
 

@@ -158,7 +158,7 @@ public final class CatchUp {
                 List<SweepControl> controls = new ArrayList<>();
                 for (int i = 0; i < p.controls().size(); i++) controls.add(Protocol.JSON.readValue(p.controls().getJsonObject(i).encode(), SweepControl.class));
                 if (!entries.isEmpty() || !controls.isEmpty()) sweeps.appendAllIfAbsent(entries, controls);
-                RecordLines page = RecordLines.parseUnheld(p.lines(), records);
+                RecordLines page = RecordLines.parse(p.lines());
                 return records.append(page.records(), page.lines());
             }).compose(copied -> {
                 ReplicaVerticle.announce(vertx, copied);

@@ -35,12 +35,7 @@ final class RecordIds {
 
     /** Which measurement a record is, as opposed to which candidate: who took it, and when. */
     static int version(Measurement m) {
-        return version(m.agentId(), m.startedAt(), m.finishedAt());
-    }
-
-    /** {@link #version(Measurement)} of a record with these fields. */
-    static int version(String agentId, long startedAt, long finishedAt) {
-        return Objects.hash(agentId, startedAt, finishedAt);
+        return Objects.hash(m.agentId(), m.startedAt(), m.finishedAt());
     }
 
     int size() {

@@ -39,21 +39,6 @@ public record RecordLines(List<Measurement> records, List<String> lines) {
         return out;
     }
 
-    /**
-     * {@link #parse}, leaving out the lines whose very measurement {@code held} has (the same record
-     * id and version), which are not read whole: a coordinator copying a peer's log reads back what
-     * the peer copied from it. A line whose identity is not plain is read whole and decided as before.
-     */
-    public static RecordLines parseUnheld(List<String> lines, RecordStore held) {
-        List<String> unheld = new ArrayList<>(lines.size());
-        for (String line : lines) {
-            LineIdentity id = LineIdentity.peek(line);
-            Integer version = id == null ? null : held.storedVersion(id.recordId());
-            if (version == null || version != id.version()) unheld.add(line);
-        }
-        return parse(unheld);
-    }
-
     /** The records of log lines with their lines, skipping (with a warning) any line that cannot be read. */
     public static RecordLines parse(List<String> lines) {
         List<Measurement> records = new ArrayList<>(lines.size());
