@@ -4,7 +4,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -128,79 +127,44 @@ public final class CatchUp {
 
     private Future<Long> readFrom(String peer, boolean withSweeps, long fresh) {
         long from = cursors.getOrDefault(peer, 0L);
-        return copy(peer, from, withSweeps, page(peer, ask(from, withSweeps), 1), fresh);
-    }
-
-    /** A read of the page at {@code from}: with the peer's sweeps as JSON, or else as the log's lines in one buffer. */
-    private static JsonObject ask(long from, boolean withSweeps) {
         JsonObject ask = new JsonObject().put("from", from).put("max", ReplicaVerticle.PAGE).put("sweeps", withSweeps);
-        if (!withSweeps) ask.put(ReplicaVerticle.FORMAT, ReplicaVerticle.LINES_FORMAT);
-        return ask;
-    }
-
-    /**
-     * Copies the page being fetched from {@code from}, and while it is parsed and made durable here
-     * asks for the one after it, so the peer reads and sends the next page as this one is copied.
-     * The cursor moves past a page only once its records are durable here, one page after another.
-     */
-    private Future<Long> copy(String peer, long from, boolean withSweeps, Future<Page> fetching, long fresh) {
-        return fetching.compose(p -> {
-            if (p.end() < from) {
+        return page(peer, ask, 1).compose(reply -> {
+            long end = reply.getLong("end");
+            if (end < from) {
                 // The peer's log is shorter than what was read from it: it is not the same log. Start over.
                 cursors.put(peer, 0L);
                 return readFrom(peer, withSweeps, fresh);
             }
-            boolean more = p.next() < p.end() && p.next() > from;
-            Future<Page> following = more ? page(peer, ask(p.next(), false), 1) : null;
+            JsonArray lines = reply.getJsonArray("lines");
+            JsonArray sw = reply.getJsonArray("sweeps", new JsonArray());
             return vertx.executeBlocking(() -> {
                 List<SweepLog.Entry> entries = new ArrayList<>();
-                for (int i = 0; i < p.sweeps().size(); i++) entries.add(Protocol.JSON.readValue(p.sweeps().getJsonObject(i).encode(), SweepLog.Entry.class));
+                for (int i = 0; i < sw.size(); i++) entries.add(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
+                JsonArray cs = reply.getJsonArray("controls", new JsonArray());
                 List<SweepControl> controls = new ArrayList<>();
-                for (int i = 0; i < p.controls().size(); i++) controls.add(Protocol.JSON.readValue(p.controls().getJsonObject(i).encode(), SweepControl.class));
-                if (!entries.isEmpty() || !controls.isEmpty()) sweeps.appendAllIfAbsent(entries, controls);
-                RecordLines page = RecordLines.parse(p.lines());
+                for (int i = 0; i < cs.size(); i++) controls.add(Protocol.JSON.readValue(cs.getJsonObject(i).encode(), SweepControl.class));
+                sweeps.appendAllIfAbsent(entries, controls);
+                List<String> text = new ArrayList<>(lines.size());
+                for (int i = 0; i < lines.size(); i++) text.add(lines.getString(i));
+                RecordLines page = RecordLines.parse(text);
                 return records.append(page.records(), page.lines());
             }).compose(copied -> {
                 ReplicaVerticle.announce(vertx, copied);
                 long now = fresh + copied.size();
-                cursors.put(peer, p.next());
-                return following != null ? copy(peer, p.next(), false, following, now) : Future.succeededFuture(now);
+                long next = reply.getLong("next");
+                cursors.put(peer, next);
+                return next < end && next > from ? readFrom(peer, false, now) : Future.succeededFuture(now);
             });
         });
     }
 
-    /**
-     * A page as it arrived: the log's lines in one buffer (with where the next page starts and the
-     * log's end in the headers), or a JSON object from a read that asked for the sweeps or from a
-     * peer that predates the buffer.
-     */
-    private record Page(io.vertx.core.buffer.Buffer text, JsonArray json, long next, long end, JsonArray sweeps, JsonArray controls) {
-        static Page of(Message<Object> m) {
-            if (m.body() instanceof io.vertx.core.buffer.Buffer b) {
-                return new Page(b, null, Long.parseLong(m.headers().get(ReplicaVerticle.NEXT)), Long.parseLong(m.headers().get(ReplicaVerticle.END)),
-                        new JsonArray(), new JsonArray());
-            }
-            JsonObject reply = (JsonObject) m.body();
-            return new Page(null, reply.getJsonArray("lines"), reply.getLong("next"), reply.getLong("end"), reply.getJsonArray("sweeps", new JsonArray()),
-                    reply.getJsonArray("controls", new JsonArray()));
-        }
-
-        /** The records' lines; split here, off the event loop. */
-        List<String> lines() {
-            if (text != null) return RecordLines.split(text.getBytes());
-            List<String> out = new ArrayList<>(json.size());
-            for (int i = 0; i < json.size(); i++) out.add(json.getString(i));
-            return out;
-        }
-    }
-
     /** Asks for one page, again after a pause when the peer does not answer in time. */
-    private Future<Page> page(String peer, JsonObject ask, int attempt) {
-        return vertx.eventBus().<Object>request(ReplicaVerticle.readAddress(peer), ask, new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS))
-                .map(Page::of)
+    private Future<JsonObject> page(String peer, JsonObject ask, int attempt) {
+        return vertx.eventBus().<JsonObject>request(ReplicaVerticle.readAddress(peer), ask, new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS))
+                .map(m -> m.body())
                 .recover(e -> {
                     if (attempt >= ATTEMPTS || !peers().contains(peer)) return Future.failedFuture(e);
-                    Promise<Page> later = Promise.promise();
+                    Promise<JsonObject> later = Promise.promise();
                     vertx.setTimer(500L * attempt, t -> page(peer, ask, attempt + 1).onComplete(later));
                     return later.future();
                 });
