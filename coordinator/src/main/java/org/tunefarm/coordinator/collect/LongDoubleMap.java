@@ -26,11 +26,10 @@ public final class LongDoubleMap {
 
     private boolean insert(long key, double value, boolean replace) {
         if (key == LongSet.FREE) {
-            if (hasFree && !replace) return false;
-            if (!hasFree) size++;
             boolean fresh = !hasFree;
+            if (fresh || replace) freeValue = value;
+            if (fresh) size++;
             hasFree = true;
-            freeValue = value;
             return fresh;
         }
         int mask = keys.length - 1;

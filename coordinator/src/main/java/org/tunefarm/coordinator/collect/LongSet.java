@@ -43,8 +43,6 @@ public final class LongSet {
 
     public int size() { return size; }
 
-    public boolean isEmpty() { return size == 0; }
-
     private void grow() {
         long[] old = slots;
         slots = free(old.length * 2);

@@ -190,6 +190,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         if (taken.isPresent()) {
             dispatcher = taken.get().dispatcher();
             table = new TableService(vertx, taken.get().table());
+            dispatcher.retireAsKept(entries); // sweeps let go since the start's pass
         } else {
             for (SweepLog.Entry e : entries) if (e.spec() != null) dispatcher.add(new SweepRun(e.id(), e.spec(), e.createdAt()));
             dispatcher.retireAsKept(entries);
@@ -198,7 +199,6 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
                 table.fold(m, flops(m));
             });
         }
-        dispatcher.retireAsKept(entries); // a taken state: sweeps let go since the start's pass
         // Every change again on a taken state too: the pass applied none, and each sets a state outright.
         for (SweepControl c : sweepLog.controls()) dispatcher.apply(c);
         // After the records, in the order the classes began: a class's search is seeded with the
