@@ -232,6 +232,8 @@ public record TableEntry(
         }
         if (a.implementation != b.implementation) return a.implementation > b.implementation ? a : b;
         TableEntry best = FASTEST.compare(a, b) <= 0 ? a : b;
+        TableEntry other = best == a ? b : a;
+        if (bringsNothing(other, best)) return best;
         TableEntry base = laterBaseline(a, b);
         double flops = best.gflops() != null ? best.gflops() * best.perCallNs() : 0;
         Map<String, Double> finals = new java.util.HashMap<>(a.finalMedians);
@@ -241,6 +243,18 @@ public record TableEntry(
         return build(best.deviceClass, best.objective, best.kernel, best.params, best.stats, flops, best.temperatureC, best.agentId,
                 best.measuredAt, best.sweepId, best.index, base.defaultParams, base.defaultMedianNs, base.defaultMeasuredAt, best.round, finals,
                 best.sustainedNs, best.energyJ, pareto, best.implementation);
+    }
+
+    /**
+     * Whether {@code loser}, the slower, adds nothing to {@code kept}: it brings no baseline,
+     * finalists' medians or Pareto points. Most records of a sweep are such (the merge of a
+     * history's millions of records is mostly these), and the merge is then {@code kept} itself,
+     * not a copy built again (whose GFLOP/s, recomputed from the work, could differ in the last bit).
+     */
+    private static boolean bringsNothing(TableEntry loser, TableEntry kept) {
+        return loser.defaultMedianNs == null && loser.defaultParams == null && loser.defaultMeasuredAt == 0
+                && (kept.defaultMedianNs != null || (kept.defaultParams == null && kept.defaultMeasuredAt == 0))
+                && loser.finalMedians.isEmpty() && loser.pareto.isEmpty();
     }
 
     /**

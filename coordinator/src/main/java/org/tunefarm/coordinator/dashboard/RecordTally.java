@@ -48,12 +48,38 @@ final class RecordTally {
      * One text of each parameter set lately seen: a season's records repeat the points of a few
      * spaces, and writing each record's parameters as JSON again was most of what a point cost.
      */
-    private final Map<Map<String, Object>, String> paramsText = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override protected boolean removeEldestEntry(Map.Entry<Map<String, Object>, String> eldest) {
+    private final Map<ParamsKey, String> paramsText = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<ParamsKey, String> eldest) {
             return size() > PARAMS_KEPT;
         }
     };
     static final int PARAMS_KEPT = 4096;
+
+    /**
+     * A parameter set as a key of {@link #paramsText}. Why not the map itself: {@code Map.hashCode}
+     * sums each entry's key hash XOR value hash, so the grids of small integers a space is made of
+     * collide by the hundred (a bin of them became a tree searched by {@code equals}, most of what
+     * a start spent on the tally); here each entry is mixed before the sum, which equal maps still
+     * agree on.
+     */
+    private record ParamsKey(Map<String, Object> params, int hash) {
+        static ParamsKey of(Map<String, Object> params) {
+            long h = 0;
+            for (Map.Entry<String, Object> e : params.entrySet()) {
+                long x = (31L * e.getKey().hashCode() + java.util.Objects.hashCode(e.getValue())) * 0x9E3779B97F4A7C15L;
+                h += x ^ (x >>> 29);
+            }
+            return new ParamsKey(params, (int) (h ^ (h >>> 32)));
+        }
+
+        @Override public int hashCode() {
+            return hash;
+        }
+
+        @Override public boolean equals(Object o) {
+            return o instanceof ParamsKey k && k.hash == hash && k.params.equals(params);
+        }
+    }
 
     /** A sensor reading as the plots show it, kept compact (an agent keeps {@link #READINGS_PER_AGENT}). */
     private record Reading(long t, Double tempC, Double clockMhz) {
@@ -93,7 +119,7 @@ final class RecordTally {
     synchronized void add(List<Measurement> ms, long arrivedAt) {
         for (Measurement m : ms) {
             String kernel = m.key().id();
-            TallyPoint p = TallyPoint.of(m, kernel, this::shared, paramsText.computeIfAbsent(m.params(), Protocol::write));
+            TallyPoint p = TallyPoint.of(m, kernel, this::shared, paramsText.computeIfAbsent(ParamsKey.of(m.params()), k -> Protocol.write(k.params())));
             String key = searchKey(m.sweepId(), m.deviceClass(), kernel);
             Deque<TallyPoint> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
             ps.addLast(p);

@@ -1,6 +1,5 @@
 package org.tunefarm.coordinator.store;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -12,9 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
@@ -36,6 +41,21 @@ final class LineScan {
     interface LineReader {
         void read(String line) throws Exception;
     }
+
+    /**
+     * Reads one complete line, {@code line[from, from + length)}, as a value, on any thread; throws
+     * when it is not a line of this log. The bytes are valid UTF-8 (checked before), so a JSON
+     * parser reads them as they lie, with no string made of them first.
+     */
+    interface LineParser<T> {
+        T parse(byte[] line, int from, int length) throws Exception;
+    }
+
+    /**
+     * How many bytes of lines a worker parses at a time (a longer line gets a block of its own):
+     * some 300 records, and under half of G1's smallest region, so a block is no humongous object.
+     */
+    private static final int BLOCK = 1 << 18;
 
     /** A line that could not be read: where it was, its bytes, why. */
     private record Bad(long offset, byte[] bytes, String reason) {}
@@ -62,38 +82,73 @@ final class LineScan {
      * @return how many lines were quarantined by this call
      */
     static int open(Path file, Quarantine quarantine, LineReader reader) throws IOException {
+        return open(file, quarantine, (line, from, length) -> {
+            reader.read(new String(line, from, length, StandardCharsets.UTF_8));
+            return Boolean.TRUE;
+        }, x -> {}, 0);
+    }
+
+    /**
+     * {@link #open(Path, Quarantine, LineReader)} for a long log: {@code parser} reads the lines on
+     * {@code threads} worker threads, a block of lines each, while the calling thread hands each
+     * value to {@code accept} in log order. With 0 threads the calling thread parses too.
+     *
+     * <p>Why blocks and not lines: a worker's share is a quarter megabyte of lines found by one scan, so
+     * the calling thread only reads the file and keeps what everything derived from the records
+     * (ids, tallies, searches) must keep in order; a record's parse, the larger part of a start on a
+     * long history, is spread over the machine's cores.
+     */
+    static <T> int open(Path file, Quarantine quarantine, LineParser<T> parser, Consumer<? super T> accept, int threads) throws IOException {
         Folder.create(file);
         List<Bad> bad = new ArrayList<>();
         long size = Files.size(file);
         long complete = 0;
+        ExecutorService workers = threads <= 0 ? null : Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "log-parse " + file.getFileName());
+            t.setDaemon(true);
+            return t;
+        });
+        // Parsed blocks wait here in log order; a few per worker keep every worker busy, and no more
+        // are read ahead, so the memory a start holds stays bounded.
+        ArrayDeque<Future<Parsed<T>>> ahead = new ArrayDeque<>();
         try (InputStream in = Files.newInputStream(file)) {
-            // A line is read where it lies in the chunk; only one split across two chunks is copied.
-            ByteArrayOutputStream carried = new ByteArrayOutputStream();
-            byte[] chunk = new byte[1 << 16];
+            byte[] carried = new byte[0];
             long offset = 0;
-            int n;
-            while ((n = in.read(chunk)) > 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (chunk[i] != '\n') continue;
-                    byte[] bytes = chunk;
-                    int from = start;
-                    int length = i - start;
-                    if (carried.size() > 0) {
-                        carried.write(chunk, start, i - start);
-                        bytes = carried.toByteArray();
-                        from = 0;
-                        length = bytes.length;
-                        carried.reset();
+            boolean eof = false;
+            while (!eof) {
+                byte[] block = Arrays.copyOf(carried, Math.max(BLOCK, carried.length * 2));
+                int filled = carried.length;
+                while (filled < block.length) {
+                    int n = in.read(block, filled, block.length - filled);
+                    if (n < 0) {
+                        eof = true;
+                        break;
                     }
-                    start = i + 1;
-                    String reason = read(bytes, from, length, reader);
-                    if (reason != null) bad.add(new Bad(offset, Arrays.copyOfRange(bytes, from, from + length), reason));
-                    offset += length + 1;
-                    complete = offset;
+                    filled += n;
                 }
-                carried.write(chunk, start, n - start);
+                int end = filled;
+                while (end > 0 && block[end - 1] != '\n') end--;
+                // No newline in a whole block: a line longer than a block, read on into a larger one.
+                if (end == 0 && !eof) {
+                    carried = Arrays.copyOf(block, filled);
+                    continue;
+                }
+                carried = Arrays.copyOfRange(block, end, filled);
+                if (end == 0) continue;
+                long at = offset;
+                int length = end;
+                if (workers == null) {
+                    drain(parse(block, length, at, parser), accept, bad);
+                } else {
+                    if (ahead.size() >= 2 * threads + 1) drain(await(ahead.poll()), accept, bad);
+                    ahead.add(workers.submit(() -> parse(block, length, at, parser)));
+                }
+                offset += end;
+                complete = offset;
             }
+            while (!ahead.isEmpty()) drain(await(ahead.poll()), accept, bad);
+        } finally {
+            if (workers != null) workers.shutdownNow();
         }
         if (complete < size) {
             long at = complete;
@@ -121,28 +176,68 @@ final class LineScan {
         return bad.size();
     }
 
-    /** Why a line cannot be read, or null when it can. */
-    private static String read(byte[] bytes, int from, int length, LineReader reader) {
-        String text;
-        if (ascii(bytes, from, length)) {
-            text = new String(bytes, from, length, StandardCharsets.ISO_8859_1); // ASCII is valid UTF-8, and this is a plain copy
-        } else {
-            try {
-                text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes, from, length)).toString();
-            } catch (CharacterCodingException e) {
-                return "invalid UTF-8";
+    /** The lines of one block: each readable line's value in order, and the lines that were not. */
+    private record Parsed<T>(List<T> values, List<Bad> bad) {}
+
+    /** Parses the complete lines of {@code block[0, length)}, which starts at byte {@code offset} of the log. */
+    private static <T> Parsed<T> parse(byte[] block, int length, long offset, LineParser<T> parser) {
+        List<T> values = new ArrayList<>();
+        List<Bad> bad = new ArrayList<>(0);
+        int start = 0;
+        for (int i = 0; i < length; i++) {
+            if (block[i] != '\n') continue;
+            int n = i - start;
+            String reason = unreadable(block, start, n);
+            if (reason == null) {
+                try {
+                    values.add(parser.parse(block, start, n));
+                } catch (Exception e) {
+                    reason = refused(e);
+                }
             }
+            if (reason != null) bad.add(new Bad(offset + start, Arrays.copyOfRange(block, start, i), reason));
+            start = i + 1;
         }
-        if (text.isBlank()) return "an empty line";
+        return new Parsed<>(values, bad);
+    }
+
+    private static <T> void drain(Parsed<T> parsed, Consumer<? super T> accept, List<Bad> bad) {
+        for (T value : parsed.values()) accept.accept(value);
+        bad.addAll(parsed.bad());
+    }
+
+    private static <T> Parsed<T> await(Future<Parsed<T>> parsed) throws IOException {
         try {
-            reader.read(text);
-            return null;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return "not a readable line: " + e.getOriginalMessage();
-        } catch (Exception e) {
-            return "not a readable line: " + e.getMessage();
+            return parsed.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while opening a log");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IOException(e.getCause());
         }
+    }
+
+    /** Why a line cannot be read as text (invalid UTF-8, or blank), or null when it can. */
+    private static String unreadable(byte[] bytes, int from, int length) {
+        if (ascii(bytes, from, length)) {
+            for (int i = from, end = from + length; i < end; i++) if (!Character.isWhitespace((char) bytes[i])) return null;
+            return "an empty line";
+        }
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes, from, length)).toString();
+            return text.isBlank() ? "an empty line" : null;
+        } catch (CharacterCodingException e) {
+            return "invalid UTF-8";
+        }
+    }
+
+    /** Why the parser refused a line. */
+    private static String refused(Exception e) {
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) return "not a readable line: " + j.getOriginalMessage();
+        return "not a readable line: " + e.getMessage();
     }
 
     /** Whether every byte is ASCII: nearly every line of a log, whose text needs no decoding then. */

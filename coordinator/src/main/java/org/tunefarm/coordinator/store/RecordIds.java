@@ -56,7 +56,11 @@ final class RecordIds {
 
     /** Keeps the id with its version unless it is kept already; true when it was new. */
     boolean add(String recordId, int version) {
-        long[] h = fingerprint(recordId);
+        return add(fingerprint(recordId), version);
+    }
+
+    /** {@link #add(String, int)} with the id's {@link #fingerprint} worked out already. */
+    boolean add(long[] h, int version) {
         if (find(h[0], h[1]) >= 0) return false;
         if (size + 1 > keys.length * LOAD) grow();
         put(h[0], h[1] | (version & 0xFFFF_FFFFL));

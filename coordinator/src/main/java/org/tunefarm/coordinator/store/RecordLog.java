@@ -39,6 +39,13 @@ public final class RecordLog implements RecordStore {
     private static final Logger LOG = Logger.getLogger(RecordLog.class.getName());
 
     /** One call's records, already serialized on the caller's thread, and its answer. */
+    /** A record as the opening pass read it, with what the id table keeps of it, worked out where it was parsed. */
+    private record Opened(Measurement record, long[] fingerprint, int version) {
+        static Opened of(Measurement m) {
+            return new Opened(m, RecordIds.fingerprint(m.recordId()), RecordIds.version(m));
+        }
+    }
+
     private record Append(List<Measurement> measurements, List<String> lines, CompletableFuture<List<Measurement>> done) {}
 
     private final Path file;
@@ -86,15 +93,14 @@ public final class RecordLog implements RecordStore {
         ids = new RecordIds(Files.exists(file) ? Files.size(file) / 700 : 0);
         long began = System.nanoTime();
         ObjectReader strict = LineScan.strictReader(Measurement.class);
-        LineScan.open(file, quarantine, line -> {
-            Measurement m = strict.readValue(line);
-            ids.add(m.recordId(), RecordIds.version(m));
+        LineScan.open(file, quarantine, (line, from, length) -> Opened.of(strict.readValue(line, from, length)), o -> {
+            ids.add(o.fingerprint(), o.version());
             try {
-                opened.accept(m);
+                opened.accept(o.record());
             } catch (RuntimeException e) {
-                LOG.log(Level.SEVERE, file + ": a reader of the opened log failed on record " + m.recordId(), e);
+                LOG.log(Level.SEVERE, file + ": a reader of the opened log failed on record " + o.record().recordId(), e);
             }
-        });
+        }, Runtime.getRuntime().availableProcessors());
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         channel.position(channel.size());
         durable = channel.size();

@@ -1,8 +1,9 @@
 package org.tunefarm.coordinator.table;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.TreeMap;
+import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.table.BestKernelTable;
 import org.tunefarm.table.TableEntry;
@@ -14,7 +15,13 @@ import org.tunefarm.table.TableEntry;
  * that folding the same records into {@link BestKernelTable} gives. Not thread-safe.
  */
 public final class TableFold {
-    private final TreeMap<String, TableEntry> slots = new TreeMap<>();
+    /**
+     * By the slot's parts rather than its text ({@link TableEntry#slot}, built from the kernel's id
+     * for each record): the table orders its slots itself.
+     */
+    private final HashMap<Slot, TableEntry> slots = new HashMap<>();
+
+    private record Slot(String deviceClass, KernelKey kernel, String objective) {}
 
     /**
      * Folds a record in, with the work of one call (0: no GFLOP/s); returns the entries of the slots
@@ -23,9 +30,10 @@ public final class TableFold {
     public List<TableEntry> fold(Measurement m, double flops) {
         List<TableEntry> changed = new ArrayList<>();
         for (TableEntry e : TableEntry.entries(m, flops)) {
-            String slot = e.slot(); // text built from the kernel's id: once per record, not per use
+            Slot slot = new Slot(e.deviceClass(), e.kernel(), e.objective());
             TableEntry before = slots.get(slot);
             TableEntry after = before == null ? e : TableEntry.merge(before, e);
+            if (after == before) continue; // the record lost, and brought nothing the slot keeps
             slots.put(slot, after);
             if (!after.equals(before)) changed.add(after);
         }
