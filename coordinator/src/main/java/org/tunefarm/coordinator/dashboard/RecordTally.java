@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Measurement;
 import org.tunefarm.measure.SensorReading;
 import org.tunefarm.measure.Status;
@@ -34,9 +35,14 @@ final class RecordTally {
     static final long RATE_WINDOW_MS = 60_000;
 
     /** In order of last record, least recent first. */
-    private final LinkedHashMap<String, Deque<TallyPoint>> points = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<Search, Deque<TallyPoint>> points = new LinkedHashMap<>(16, 0.75f, true);
     /** One copy of each sweep id, class, kernel and agent name the points hold. */
     private final Map<String, String> names = new HashMap<>();
+    /** Each kernel's id, as its shared name: built once, not for each of a season's records. */
+    private final Map<KernelKey, String> kernelIds = new HashMap<>();
+
+    /** A search of the points: made of the tally's shared names, whose hashes are known already. */
+    private record Search(String sweep, String deviceClass, String kernel) {}
     private int pointsInAll;
     private final int perSearch;
     private final int inAll;
@@ -77,7 +83,22 @@ final class RecordTally {
         }
 
         @Override public boolean equals(Object o) {
-            return o instanceof ParamsKey k && k.hash == hash && k.params.equals(params);
+            return o instanceof ParamsKey k && k.hash == hash && (inOrder(k.params, params) || k.params.equals(params));
+        }
+
+        /**
+         * Whether the two sets have equal entries in the same order: records of one space list their
+         * parameters in one order, so this settles nearly every hit without a lookup per entry.
+         */
+        private static boolean inOrder(Map<String, Object> a, Map<String, Object> b) {
+            if (a.size() != b.size()) return false;
+            var x = a.entrySet().iterator();
+            var y = b.entrySet().iterator();
+            while (x.hasNext()) {
+                Map.Entry<String, Object> p = x.next(), q = y.next();
+                if (!p.getKey().equals(q.getKey()) || !java.util.Objects.equals(p.getValue(), q.getValue())) return false;
+            }
+            return true;
         }
     }
 
@@ -118,10 +139,10 @@ final class RecordTally {
      */
     synchronized void add(List<Measurement> ms, long arrivedAt) {
         for (Measurement m : ms) {
-            String kernel = m.key().id();
-            TallyPoint p = TallyPoint.of(m, kernel, this::shared, paramsText.computeIfAbsent(ParamsKey.of(m.params()), k -> Protocol.write(k.params())));
-            String key = searchKey(m.sweepId(), m.deviceClass(), kernel);
-            Deque<TallyPoint> ps = points.computeIfAbsent(key, k -> new ArrayDeque<>());
+            Search search = new Search(shared(m.sweepId()), shared(m.deviceClass()), kernelIds.computeIfAbsent(m.key(), k -> shared(k.id())));
+            TallyPoint p = TallyPoint.of(m, search.sweep(), search.deviceClass(), search.kernel(), shared(m.agentId()),
+                    paramsText.computeIfAbsent(ParamsKey.of(m.params()), k -> Protocol.write(k.params())));
+            Deque<TallyPoint> ps = points.computeIfAbsent(search, k -> new ArrayDeque<>());
             ps.addLast(p);
             pointsInAll++;
             if (ps.size() > perSearch) {
@@ -139,7 +160,7 @@ final class RecordTally {
             reading(m.agentId(), m.startedAt(), m.before());
             reading(m.agentId(), m.finishedAt(), m.after());
             if (arrivedAt > 0) {
-                arrived(key, arrivedAt);
+                arrived(searchKey(search.sweep(), search.deviceClass(), search.kernel()), arrivedAt);
                 arrived(m.sweepId(), arrivedAt);
                 fresh.addLast(p);
                 if (fresh.size() > FRESH_KEPT) fresh.removeFirst();
@@ -169,7 +190,7 @@ final class RecordTally {
     synchronized JsonArray points(String sweepId, String deviceClass, String kernel) {
         // A read is not a record: look without touching the eviction order.
         Deque<TallyPoint> ps = null;
-        String key = searchKey(sweepId, deviceClass, kernel);
+        Search key = new Search(sweepId, deviceClass, kernel);
         for (var e : points.entrySet()) if (e.getKey().equals(key)) ps = e.getValue();
         JsonArray out = new JsonArray();
         if (ps != null) for (TallyPoint p : ps) out.add(p.json());

@@ -15,13 +15,14 @@ record TallyPoint(long t, String sweep, String deviceClass, String kernel, long 
                   double medianNs, String agent) {
 
     /**
-     * @param kernel the record's kernel id, built once by the caller
-     * @param names  gives one shared copy of each name, so a million points do not each hold their own
+     * The point of a record whose names (sweep id, device class, kernel id, agent) the caller gives
+     * as its shared copies, so a million points do not each hold their own.
+     *
      * @param params the record's parameters as JSON text (shared by the points of the same parameters)
      */
-    static TallyPoint of(Measurement m, String kernel, java.util.function.UnaryOperator<String> names, String params) {
-        return new TallyPoint(m.finishedAt(), names.apply(m.sweepId()), names.apply(m.deviceClass()), names.apply(kernel), m.index(),
-                m.round(), params, m.status().name(), m.stats() != null ? m.stats().medianNs() : Double.NaN, names.apply(m.agentId()));
+    static TallyPoint of(Measurement m, String sweep, String deviceClass, String kernel, String agent, String params) {
+        return new TallyPoint(m.finishedAt(), sweep, deviceClass, kernel, m.index(), m.round(), params, m.status().name(),
+                m.stats() != null ? m.stats().medianNs() : Double.NaN, agent);
     }
 
     JsonObject json() {

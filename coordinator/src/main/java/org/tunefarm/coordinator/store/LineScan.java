@@ -242,9 +242,17 @@ final class LineScan {
 
     /** Whether every byte is ASCII: nearly every line of a log, whose text needs no decoding then. */
     private static boolean ascii(byte[] bytes, int from, int length) {
-        for (int i = from, end = from + length; i < end; i++) if (bytes[i] < 0) return false;
-        return true;
+        // Eight bytes a step: a start checks every byte of the log, and a byte-wise loop that may
+        // leave early is not vectorised.
+        int i = from, end = from + length;
+        long high = 0;
+        for (; i + 8 <= end; i += 8) high |= (long) LONGS.get(bytes, i);
+        for (; i < end; i++) high |= bytes[i];
+        return (high & 0x8080_8080_8080_8080L) == 0;
     }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /** Copies the complete prefix without the bad lines to a new file that replaces the log. */
     private static void rewrite(Path file, long complete, List<Bad> bad) throws IOException {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A log opened with its lines parsed on worker threads reads what a serial open reads: every
- * readable line once, in log order, whichever block of the file it lies in or spans (lines longer
+ * readable line once (those with text beyond ASCII too), in log order, whichever block of the file it lies in or spans (lines longer
  * than a block included), the unreadable ones quarantined at their offsets and a torn tail cut.
  */
 class LineScanTest {
@@ -38,7 +38,9 @@ class LineScanTest {
                 line = ("{\"n\": " + i + ", \"cut\": \"" + "x".repeat(pad)).getBytes(StandardCharsets.US_ASCII);
                 badOffsets.add(at);
             } else {
-                line = ("{\"n\":" + i + ",\"pad\":\"" + "y".repeat(pad) + "\"}").getBytes(StandardCharsets.US_ASCII);
+                // Some lines carry text beyond ASCII (valid UTF-8, read like any other), anywhere in the line.
+                String text = i % 50 == 3 ? "y".repeat(pad) + "\u00e9" + "y".repeat(i % 11) : "y".repeat(pad);
+                line = ("{\"n\":" + i + ",\"pad\":\"" + text + "\"}").getBytes(StandardCharsets.UTF_8);
                 readable.add(i);
                 kept.write(line);
                 kept.write('\n');
