@@ -118,6 +118,8 @@ public final class SweepLog {
      * entry: a coordinator catching up is sent every sweep of a long season at once.
      */
     public synchronized void appendAllIfAbsent(List<Entry> entries, List<SweepControl> changes) throws IOException {
+        // Every page of a catch-up but its first comes with none: the log is not read for nothing.
+        if (entries.isEmpty() && changes.isEmpty()) return;
         java.util.Set<String> kept = new java.util.HashSet<>();
         for (Entry x : read()) kept.add(x.identity());
         java.util.Set<SweepControl> keptChanges = new java.util.HashSet<>(controls());
