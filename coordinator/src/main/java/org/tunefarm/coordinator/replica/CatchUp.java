@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -127,44 +128,96 @@ public final class CatchUp {
 
     private Future<Long> readFrom(String peer, boolean withSweeps, long fresh) {
         long from = cursors.getOrDefault(peer, 0L);
+        Promise<Long> done = Promise.promise();
+        copy(peer, from, withSweeps, page(peer, ask(from, withSweeps), 1), fresh, done);
+        return done.future();
+    }
+
+    /** A read of the page at {@code from}: with the peer's sweeps as JSON, or else as the log's lines in one buffer. */
+    private static JsonObject ask(long from, boolean withSweeps) {
         JsonObject ask = new JsonObject().put("from", from).put("max", ReplicaVerticle.PAGE).put("sweeps", withSweeps);
-        return page(peer, ask, 1).compose(reply -> {
-            long end = reply.getLong("end");
-            if (end < from) {
+        if (!withSweeps) ask.put(ReplicaVerticle.FORMAT, ReplicaVerticle.LINES_FORMAT);
+        return ask;
+    }
+
+    /**
+     * Copies the page being fetched from {@code from}, and while it is parsed and made durable here
+     * asks for the one after it, so the peer reads and sends the next page as this one is copied.
+     * The cursor moves past a page only once its records are durable here, one page after another.
+     *
+     * <p>Why callbacks that end in {@code done} rather than a chain of composed futures: each
+     * composed step held its page until the whole copy ended, so a long history's copy kept every
+     * page it had read (a million records' copy ran out of a 1 GB heap).
+     */
+    private void copy(String peer, long from, boolean withSweeps, Future<Page> fetching, long fresh, Promise<Long> done) {
+        fetching.onComplete(fetched -> {
+            if (fetched.failed()) {
+                done.fail(fetched.cause());
+                return;
+            }
+            Page p = fetched.result();
+            if (p.end() < from) {
                 // The peer's log is shorter than what was read from it: it is not the same log. Start over.
                 cursors.put(peer, 0L);
-                return readFrom(peer, withSweeps, fresh);
+                readFrom(peer, withSweeps, fresh).onComplete(done);
+                return;
             }
-            JsonArray lines = reply.getJsonArray("lines");
-            JsonArray sw = reply.getJsonArray("sweeps", new JsonArray());
-            return vertx.executeBlocking(() -> {
+            long next = p.next();
+            Future<Page> following = next < p.end() && next > from ? page(peer, ask(next, false), 1) : null;
+            vertx.executeBlocking(() -> {
                 List<SweepLog.Entry> entries = new ArrayList<>();
-                for (int i = 0; i < sw.size(); i++) entries.add(Protocol.JSON.readValue(sw.getJsonObject(i).encode(), SweepLog.Entry.class));
-                JsonArray cs = reply.getJsonArray("controls", new JsonArray());
+                for (int i = 0; i < p.sweeps().size(); i++) entries.add(Protocol.JSON.readValue(p.sweeps().getJsonObject(i).encode(), SweepLog.Entry.class));
                 List<SweepControl> controls = new ArrayList<>();
-                for (int i = 0; i < cs.size(); i++) controls.add(Protocol.JSON.readValue(cs.getJsonObject(i).encode(), SweepControl.class));
+                for (int i = 0; i < p.controls().size(); i++) controls.add(Protocol.JSON.readValue(p.controls().getJsonObject(i).encode(), SweepControl.class));
                 sweeps.appendAllIfAbsent(entries, controls);
-                List<String> text = new ArrayList<>(lines.size());
-                for (int i = 0; i < lines.size(); i++) text.add(lines.getString(i));
-                RecordLines page = RecordLines.parse(text);
+                RecordLines page = RecordLines.parse(p.lines());
                 return records.append(page.records(), page.lines());
-            }).compose(copied -> {
-                ReplicaVerticle.announce(vertx, copied);
-                long now = fresh + copied.size();
-                long next = reply.getLong("next");
+            }).onComplete(appended -> {
+                if (appended.failed()) {
+                    done.fail(appended.cause());
+                    return;
+                }
+                ReplicaVerticle.announce(vertx, appended.result());
+                long now = fresh + appended.result().size();
                 cursors.put(peer, next);
-                return next < end && next > from ? readFrom(peer, false, now) : Future.succeededFuture(now);
+                if (following != null) copy(peer, next, false, following, now, done);
+                else done.complete(now);
             });
         });
     }
 
+    /**
+     * A page as it arrived: the log's lines in one buffer (with where the next page starts and the
+     * log's end in the headers), or a JSON object from a read that asked for the sweeps or from a
+     * peer that predates the buffer.
+     */
+    private record Page(io.vertx.core.buffer.Buffer text, JsonArray json, long next, long end, JsonArray sweeps, JsonArray controls) {
+        static Page of(Message<Object> m) {
+            if (m.body() instanceof io.vertx.core.buffer.Buffer b) {
+                return new Page(b, null, Long.parseLong(m.headers().get(ReplicaVerticle.NEXT)), Long.parseLong(m.headers().get(ReplicaVerticle.END)),
+                        new JsonArray(), new JsonArray());
+            }
+            JsonObject reply = (JsonObject) m.body();
+            return new Page(null, reply.getJsonArray("lines"), reply.getLong("next"), reply.getLong("end"), reply.getJsonArray("sweeps", new JsonArray()),
+                    reply.getJsonArray("controls", new JsonArray()));
+        }
+
+        /** The records' lines; split here, off the event loop. */
+        List<String> lines() {
+            if (text != null) return RecordLines.split(text.getBytes());
+            List<String> out = new ArrayList<>(json.size());
+            for (int i = 0; i < json.size(); i++) out.add(json.getString(i));
+            return out;
+        }
+    }
+
     /** Asks for one page, again after a pause when the peer does not answer in time. */
-    private Future<JsonObject> page(String peer, JsonObject ask, int attempt) {
-        return vertx.eventBus().<JsonObject>request(ReplicaVerticle.readAddress(peer), ask, new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS))
-                .map(m -> m.body())
+    private Future<Page> page(String peer, JsonObject ask, int attempt) {
+        return vertx.eventBus().<Object>request(ReplicaVerticle.readAddress(peer), ask, new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS))
+                .map(Page::of)
                 .recover(e -> {
                     if (attempt >= ATTEMPTS || !peers().contains(peer)) return Future.failedFuture(e);
-                    Promise<JsonObject> later = Promise.promise();
+                    Promise<Page> later = Promise.promise();
                     vertx.setTimer(500L * attempt, t -> page(peer, ask, attempt + 1).onComplete(later));
                     return later.future();
                 });

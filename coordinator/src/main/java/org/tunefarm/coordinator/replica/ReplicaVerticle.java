@@ -105,9 +105,24 @@ public final class ReplicaVerticle extends VerticleBase {
         });
     }
 
+    /** Key of a read that asks for the page as the log's own lines in one buffer ({@link #LINES_FORMAT}). */
+    static final String FORMAT = "format";
+    /**
+     * A page as a buffer of the log's lines, each ending in a newline, with {@code next} and {@code end} in
+     * the reply's headers: a page as JSON escaped every quote of every line on the way out and
+     * unescaped it on the way in. A coordinator that predates it answers JSON, which the reader takes too.
+     */
+    static final String LINES_FORMAT = "lines";
+    /** Headers of a page in {@link #LINES_FORMAT}: where the next page starts, and the log's durable length. */
+    static final String NEXT = "next";
+    static final String END = "end";
+
+    private record LinesPage(io.vertx.core.buffer.Buffer lines, long next, long end) {}
+
     /**
      * Answers the records that start at byte {@code from} of this node's log (at most {@code max}),
-     * with where the next page starts and, when asked, all its sweeps. Only that part of the log is read.
+     * with where the next page starts and, when asked, all its sweeps (then always as JSON). Only
+     * that part of the log is read.
      */
     private void onRead(Message<JsonObject> m) {
         long from;
@@ -120,6 +135,19 @@ public final class ReplicaVerticle extends VerticleBase {
             return;
         }
         boolean withSweeps = m.body().getBoolean("sweeps", false);
+        if (!withSweeps && LINES_FORMAT.equals(m.body().getValue(FORMAT))) {
+            vertx.executeBlocking(() -> {
+                RecordPage page = records.read(from, max);
+                io.vertx.core.buffer.Buffer lines = io.vertx.core.buffer.Buffer.buffer(page.lines().size() * 800);
+                for (String line : page.lines()) lines.appendString(line).appendByte((byte) '\n');
+                return new LinesPage(lines, page.next(), page.end());
+            }).onComplete(ar -> {
+                if (ar.failed()) m.fail(500, ar.cause().getMessage());
+                else m.reply(ar.result().lines(), new io.vertx.core.eventbus.DeliveryOptions().addHeader(NEXT, Long.toString(ar.result().next()))
+                        .addHeader(END, Long.toString(ar.result().end())));
+            });
+            return;
+        }
         vertx.executeBlocking(() -> {
             RecordPage page = records.read(from, max);
             // The log's own lines, unparsed: the copying coordinator parses each once.
