@@ -38,7 +38,6 @@ import org.tunefarm.protocol.Protocol;
 public final class RecordLog implements RecordStore {
     private static final Logger LOG = Logger.getLogger(RecordLog.class.getName());
 
-    /** One call's records, already serialized on the caller's thread, and its answer. */
     /** A record as the opening pass read it, with what the id table keeps of it, worked out where it was parsed. */
     private record Opened(Measurement record, long[] fingerprint, int version) {
         static Opened of(Measurement m) {
@@ -46,6 +45,7 @@ public final class RecordLog implements RecordStore {
         }
     }
 
+    /** One call's records, already serialized on the caller's thread, and its answer. */
     private record Append(List<Measurement> measurements, List<String> lines, CompletableFuture<List<Measurement>> done) {}
 
     private final Path file;
