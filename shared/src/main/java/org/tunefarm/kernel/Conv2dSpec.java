@@ -18,8 +18,10 @@ import org.tunefarm.space.SearchSpace;
  * channels in place; {@code kernel == "scalar"} is plain loops instead), {@code im2col} (a
  * block of {@code tileP} output positions unrolled into a matrix, multiplied by the filters
  * with the GEMM family's packed micro-kernels) and {@code winograd} F(2x2, 3x3) (16 GEMMs over
- * blocks of {@code tileP} 2x2 output tiles). {@code tileK} and {@code tileC} block the output
- * and input channels (the GEMM's N and K), {@code threads} splits the output positions.
+ * blocks of {@code tileP} 2x2 output tiles) and, for pointwise layers (1x1, stride 1, no
+ * padding), {@code gemm} (the layer is one GEMM over the tensors as they lie, on the packed
+ * micro-kernels: no copy). {@code tileK} and {@code tileC} block the output and input channels
+ * (the GEMM's N and K), {@code threads} splits the output positions.
  */
 public final class Conv2dSpec implements KernelSpec {
 
@@ -37,6 +39,9 @@ public final class Conv2dSpec implements KernelSpec {
 
     /** Added for shapes Winograd F(2x2, 3x3) does not compute: anything but 3x3, stride 1, dilation 1. */
     public static final String NO_WINOGRAD = "algo != \"winograd\"";
+
+    /** Added for shapes that are not one GEMM: anything but a 1x1 filter at stride 1 without padding. */
+    public static final String NO_GEMM = "algo != \"gemm\"";
 
     @Override public String op() { return "conv2d"; }
 
@@ -88,9 +93,15 @@ public final class Conv2dSpec implements KernelSpec {
         return key.dim("R") == 3 && key.dim("S") == 3 && key.dim("stride") == 1 && key.dim("dilation") == 1;
     }
 
+    /** Whether the layer is one GEMM over its tensors: a pointwise 1x1 filter, stride 1, no padding. */
+    public static boolean gemmFits(KernelKey key) {
+        return key.dim("R") == 1 && key.dim("S") == 1 && key.dim("stride") == 1 && key.dim("pad") == 0;
+    }
+
     @Override public SearchSpace space(KernelKey key, int cores) {
         List<String> constraints = new ArrayList<>(CONSTRAINTS);
         if (!winogradFits(key)) constraints.add(NO_WINOGRAD);
+        if (!gemmFits(key)) constraints.add(NO_GEMM);
         return SearchSpace.of(parameters(key, cores), constraints);
     }
 
@@ -102,7 +113,7 @@ public final class Conv2dSpec implements KernelSpec {
         int reduction = key.dim("C") * key.dim("R") * key.dim("S");
         return List.of(
                 Parameter.strings("layout", "NCHW", "NHWC"),
-                Parameter.strings("algo", "direct", "im2col", "winograd"),
+                Parameter.strings("algo", "direct", "im2col", "winograd", "gemm"),
                 Parameter.strings("kernel", "scalar", "vector"),
                 Parameter.ints("microRows", 1, 2, 4, 6, 8),
                 Parameter.ints("microVecs", 1, 2, 3, 4),
@@ -119,13 +130,19 @@ public final class Conv2dSpec implements KernelSpec {
     }
 
     /**
-     * The layouts and algorithms found fast on MobileNetV2's layers: NHWC direct on 6x2 and 4x3
-     * register tiles, NCHW direct on 8x1, and im2col on the GEMM's packed 8x2 and 6x2 tiles, with
-     * tiles cut to the layer's domains.
+     * The layouts and algorithms found fast on MobileNetV2's layers: for pointwise layers one GEMM
+     * on the packed 8x2 and 4x3 tiles (in both layouts); NHWC direct on 6x2 and 4x3 register
+     * tiles, NCHW direct on 8x1, and im2col on the GEMM's packed 8x2 and 6x2 tiles, with tiles cut
+     * to the layer's domains.
      */
     @Override public List<Map<String, Object>> seeds(KernelKey key, int threads) {
         List<Parameter> ps = parameters(key, threads);
         List<Map<String, Object>> out = new ArrayList<>();
+        if (gemmFits(key)) {
+            out.add(vector(ps, "NCHW", "gemm", 8, 2, 1024, 128, 256, threads));
+            out.add(vector(ps, "NHWC", "gemm", 8, 2, 128, 512, 256, threads));
+            out.add(vector(ps, "NHWC", "gemm", 4, 3, 128, 512, 256, threads));
+        }
         out.add(vector(ps, "NHWC", "direct", 6, 2, 64, 1024, 1024, threads));
         out.add(vector(ps, "NHWC", "direct", 4, 3, 64, 1024, 1024, threads));
         out.add(vector(ps, "NCHW", "direct", 8, 1, 64, 1024, 1024, threads));

@@ -10,7 +10,8 @@ import org.tunefarm.kernel.KernelSpec;
 /**
  * fp32 conv2d on the agent: plain loops ({@link ScalarConv}), the direct algorithm on the GEMM
  * family's register-blocked micro-kernels ({@link DirectConv}), im2col into the packed GEMM
- * ({@link Im2colConv}) and Winograd F(2x2, 3x3) ({@link WinogradConv}). Filters are repacked
+ * ({@link Im2colConv}), Winograd F(2x2, 3x3) ({@link WinogradConv}) and, for pointwise layers,
+ * one GEMM over the tensors in place ({@link GemmConv}). Filters are repacked
  * once per candidate, outside the timed call, as an inference runtime does once per model.
  */
 public final class Conv2dFamily implements KernelFamily {
@@ -38,6 +39,11 @@ public final class Conv2dFamily implements KernelFamily {
             case "im2col" -> {
                 float[] matrix = Im2colConv.filterMatrix(g, w.filter);
                 yield new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), config.threads(), () -> new Im2colConv(g, w.input(g), matrix, config));
+            }
+            case "gemm" -> {
+                if (!Conv2dSpec.gemmFits(w.key())) throw new IllegalArgumentException("algo: gemm needs a pointwise layer: R = S = 1, stride 1, pad 0");
+                float[] matrix = GemmConv.filterMatrix(g, w.filter);
+                yield new ConvCandidate(g.outputSize(), o -> w.maxError(o, g), config.threads(), () -> new GemmConv(g, w.input(g), matrix, config));
             }
             default -> {
                 if (!Conv2dSpec.winogradFits(w.key())) throw new IllegalArgumentException("algo: winograd F(2x2, 3x3) needs R = S = 3, stride 1, dilation 1");

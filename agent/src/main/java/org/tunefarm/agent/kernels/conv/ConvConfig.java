@@ -15,7 +15,7 @@ record ConvConfig(boolean nhwc, String algo, boolean vector, int microRows, int 
     static final int MAX_THREADS = 256;
 
     ConvConfig {
-        if (!Set.of("direct", "im2col", "winograd").contains(algo)) throw new IllegalArgumentException("algo: expected direct, im2col or winograd, got " + algo);
+        if (!Set.of("direct", "im2col", "winograd", "gemm").contains(algo)) throw new IllegalArgumentException("algo: expected direct, im2col, winograd or gemm, got " + algo);
         if (!vector && !algo.equals("direct")) throw new IllegalArgumentException("kernel: scalar runs only the direct algorithm");
         positive("microRows", microRows);
         positive("microVecs", microVecs);

@@ -43,22 +43,31 @@ final class BlockedVectorGemm implements RegionKernel {
     }
 
     @Override public void compute(float[] c, int m0, int m1, int n0, int n1, int k0, int k1) {
+        compute(c, 0, 0, m0, m1, n0, n1, k0, k1);
+    }
+
+    /**
+     * As {@link #compute(float[], int, int, int, int, int, int)} with B's rows starting at row
+     * {@code bRow} of {@code b} and C's at row {@code cRow} of {@code c} (both n wide): one image of
+     * a batch that lies in the arrays as consecutive matrices, multiplied without a copy.
+     */
+    void compute(float[] c, int cRow, int bRow, int m0, int m1, int n0, int n1, int k0, int k1) {
         for (int jc = n0; jc < n1; jc += tileN) {
             int jEnd = Math.min(jc + tileN, n1);
             for (int pc = k0; pc < k1; pc += tileK) {
                 int kc = Math.min(tileK, k1 - pc);
-                if (packB) MicroPanels.packBBlock(b, n, pc, kc, jc, jEnd, width, bPanels);
+                if (packB) MicroPanels.packBBlock(b, n, bRow + pc, kc, jc, jEnd, width, bPanels);
                 for (int ic = m0; ic < m1; ic += tileM) {
                     int iEnd = Math.min(ic + tileM, m1);
                     if (packA) MicroPanels.packABlock(a, k, ic, iEnd, pc, kc, rows, aPanels);
-                    block(c, ic, iEnd, jc, jEnd, pc, kc, pc > k0);
+                    block(c, cRow, bRow, ic, iEnd, jc, jEnd, pc, kc, pc > k0);
                 }
             }
         }
     }
 
     /** One (M block, N block, K slice): every micro-tile, B panel outer so it stays in L1. */
-    private void block(float[] c, int ic, int iEnd, int jc, int jEnd, int pc, int kc, boolean accumulate) {
+    private void block(float[] c, int cRow, int bRow, int ic, int iEnd, int jc, int jEnd, int pc, int kc, boolean accumulate) {
         for (int jr = jc; jr < jEnd; jr += width) {
             int cols = Math.min(width, jEnd - jr);
             float[] bArr;
@@ -69,10 +78,10 @@ final class BlockedVectorGemm implements RegionKernel {
                 bRs = width;
             } else if (cols == width) {
                 bArr = b;
-                bi = pc * n + jr;
+                bi = (bRow + pc) * n + jr;
                 bRs = n;
             } else {
-                MicroPanels.packB(b, n, jEnd, pc, kc, jr, width, bEdge, 0);
+                MicroPanels.packB(b, n, jEnd, bRow + pc, kc, jr, width, bEdge, 0);
                 bArr = bEdge;
                 bi = 0;
                 bRs = width;
@@ -99,10 +108,10 @@ final class BlockedVectorGemm implements RegionKernel {
                     aCs = rows;
                 }
                 if (real == rows && cols == width) {
-                    kernel.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, c, ir * n + jr, n, accumulate);
+                    kernel.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, c, (cRow + ir) * n + jr, n, accumulate);
                 } else {
                     kernel.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, cEdge, 0, width, false);
-                    mergeEdge(c, ir, real, jr, cols, accumulate);
+                    mergeEdge(c, cRow + ir, real, jr, cols, accumulate);
                 }
             }
         }

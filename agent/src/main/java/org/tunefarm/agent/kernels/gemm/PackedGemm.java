@@ -2,7 +2,7 @@ package org.tunefarm.agent.kernels.gemm;
 
 /**
  * The register-blocked, packed GEMM path ({@link BlockedVectorGemm}) for other families:
- * im2col and Winograd convolutions multiply their own matrices with it rather than keeping a
+ * pointwise, im2col and Winograd convolutions multiply their own matrices with it rather than keeping a
  * copy of the micro-kernels. One instance per thread: it owns its packing buffers. A and B are
  * bound at construction, so a caller refills them in place between calls.
  */
@@ -25,6 +25,15 @@ public final class PackedGemm {
     /** Overwrites C[m0:m1, n0:n1] (row-major, n columns) with the same block of A·B. */
     public void multiply(float[] c, int m0, int m1, int n0, int n1) {
         gemm.compute(c, m0, m1, n0, n1, 0, k);
+    }
+
+    /**
+     * Overwrites C[m0:m1, n0:n1] with that block of A·B where B begins at row {@code bRow} of the
+     * bound B array and C at row {@code cRow} of {@code c}: one image of a batch stored as
+     * consecutive matrices (NCHW), with no copy.
+     */
+    public void multiply(float[] c, int cRow, int bRow, int m0, int m1, int n0, int n1) {
+        gemm.compute(c, cRow, bRow, m0, m1, n0, n1, 0, k);
     }
 
     /** Floats per vector of the species the micro-kernels use. */

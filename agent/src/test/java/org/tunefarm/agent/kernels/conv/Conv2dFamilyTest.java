@@ -32,7 +32,9 @@ class Conv2dFamilyTest {
             conv(1, 7, 9, 10, 19, 3, 3, 2, 1, 1),     // stride 2
             conv(1, 5, 12, 11, 17, 3, 3, 1, 2, 2),    // dilation 2
             conv(8, 4, 7, 6, 9, 3, 3, 1, 0, 1),       // batch 8, no padding
-            conv(2, 13, 5, 7, 33, 1, 1, 1, 0, 1),     // pointwise
+            conv(2, 13, 5, 7, 33, 1, 1, 1, 0, 1),     // pointwise, batch 2: one GEMM per image in NCHW
+            conv(3, 24, 9, 9, 40, 1, 1, 1, 0, 1),     // pointwise, batch 3, positions ragged against every block
+            conv(1, 6, 8, 8, 7, 1, 1, 2, 0, 1),       // 1x1 at stride 2: not one GEMM
             conv(1, 3, 15, 17, 6, 5, 3, 2, 2, 1),     // rectangular filter, stride 2
             conv(1, 2, 3, 3, 4, 3, 3, 1, 1, 1));      // a single Winograd tile, odd output
 
@@ -44,8 +46,9 @@ class Conv2dFamilyTest {
             for (String layout : List.of("NCHW", "NHWC")) {
                 assertCorrect(w, config(layout, "direct", "scalar", 1, 1, 16, 16, 16, 1));
                 assertCorrect(w, config(layout, "direct", "scalar", 1, 1, 16, 16, 16, 3));
-                for (String algo : List.of("direct", "im2col", "winograd")) {
+                for (String algo : List.of("direct", "im2col", "winograd", "gemm")) {
                     if (algo.equals("winograd") && !Conv2dSpec.winogradFits(key)) continue;
+                    if (algo.equals("gemm") && !Conv2dSpec.gemmFits(key)) continue;
                     for (int[] t : MICRO_TILES) {
                         assertCorrect(w, config(layout, algo, "vector", t[0], t[1], 16, 16, 16, 1));
                         assertCorrect(w, config(layout, algo, "vector", t[0], t[1], 32, 64, 4, 2));
@@ -83,6 +86,27 @@ class Conv2dFamilyTest {
         }
         ConvWorkload strided = (ConvWorkload) FAMILY.workload(SHAPES.get(1), 1);
         assertThrows(IllegalArgumentException.class, () -> FAMILY.candidate(strided, config("NCHW", "winograd", "vector", 4, 2, 16, 16, 16, 1)));
+    }
+
+    @Test void gemmIsValidOnlyForPointwiseLayersAtStrideOneWithoutPadding() {
+        for (KernelKey key : SHAPES) {
+            SearchSpace space = SPEC.space(key, 2);
+            Map<String, Object> gemm = config("NCHW", "gemm", "vector", 6, 2, 16, 16, 16, 1);
+            assertEquals(key.dim("R") == 1 && key.dim("S") == 1 && key.dim("stride") == 1 && key.dim("pad") == 0,
+                    space.isValid(space.index(gemm)), key.id());
+        }
+        ConvWorkload strided = (ConvWorkload) FAMILY.workload(SHAPES.get(6), 1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FAMILY.candidate(strided, config("NHWC", "gemm", "vector", 4, 2, 16, 16, 16, 1)));
+        assertTrue(e.getMessage().startsWith("algo: gemm"), e.getMessage());
+    }
+
+    /** Threads split the positions across images: a thread's share may start mid-image and end in another. */
+    @Test void gemmSharesThatCrossImagesMatchTheReference() {
+        ConvWorkload w = (ConvWorkload) FAMILY.workload(SHAPES.get(5), 4);
+        for (String layout : List.of("NCHW", "NHWC")) {
+            for (int threads = 2; threads <= 5; threads++) assertCorrect(w, config(layout, "gemm", "vector", 4, 1, 16, 16, 8, threads));
+        }
     }
 
     @Test void aCorruptedOutputIsCaught() {

@@ -44,6 +44,12 @@ public final class ConvProbe {
                 configs.add(Conv2dFamilyTest.config(layout, "im2col", "vector", 6, 2, 128, 1024, 1024, threads));
                 if (Conv2dSpec.winogradFits(key)) configs.add(Conv2dFamilyTest.config(layout, "winograd", "vector", 6, 2, 64, 1024, 1024, threads));
             }
+            if (Conv2dSpec.gemmFits(key)) {
+                for (int[] t : new int[][] {{6, 2}, {4, 3}, {8, 2}, {6, 4}}) {
+                    configs.add(Conv2dFamilyTest.config("NCHW", "gemm", "vector", t[0], t[1], 1024, 128, 256, threads));
+                    configs.add(Conv2dFamilyTest.config("NHWC", "gemm", "vector", t[0], t[1], 128, 512, 256, threads));
+                }
+            }
             configs.add(Conv2dFamilyTest.config("NHWC", "direct", "vector", 4, 3, 64, 1024, 1024, threads));
             configs.add(Conv2dFamilyTest.config("NHWC", "im2col", "vector", 8, 2, 256, 1024, 1024, threads));
         }

@@ -1,0 +1,63 @@
+package org.tunefarm.agent.kernels.conv;
+
+import org.tunefarm.agent.kernels.gemm.PackedGemm;
+
+/**
+ * A pointwise convolution (1x1 filter, stride 1, no padding) is a GEMM over the tensors as they
+ * lie, so it runs on the GEMM family's packed micro-kernels ({@link PackedGemm}) with no im2col
+ * copy and no transposed store. In NHWC the output (N·P·Q x K) is the input (N·H·W x C) times the
+ * filters as C x K (RSCK); in NCHW each image's output (K x P·Q) is the filters as K x C (KCRS)
+ * times that image's C x H·W input, the form im2col + BLAS takes too, without the copy.
+ *
+ * <p>Units are blocks of {@code tileP} output positions, within one image in NCHW: the GEMM's M
+ * (NHWC) or N (NCHW), rounded to whole micro-tiles. A thread's consecutive units in one image are
+ * one GEMM call, whose own blocking ({@code tileP}, {@code tileK} and {@code tileC} as the GEMM's
+ * tiles over positions, filters and input channels) keeps the packed panels in cache.
+ */
+final class GemmConv implements ConvKernel {
+
+    private final ConvGeometry g;
+    private final PackedGemm gemm;
+    private final int positions, block, blocksPerImage;
+
+    /** @param filterMatrix the filters as the GEMM's operand: C x K (RSCK) for NHWC, K x C (KCRS) for NCHW */
+    GemmConv(ConvGeometry g, float[] in, float[] filterMatrix, ConvConfig config) {
+        this.g = g;
+        positions = g.p() * g.q();
+        int rows = config.microRows(), width = config.microVecs() * PackedGemm.lanes();
+        if (g.nhwc()) {
+            int m = g.n() * positions;
+            block = Math.max(1, config.tileP() / rows) * rows;
+            blocksPerImage = (m + block - 1) / block; // NHWC's positions run on across images: one matrix
+            gemm = new PackedGemm(in, filterMatrix, m, g.k(), g.c(), block, config.tileK(), config.tileC(),
+                    rows, config.microVecs(), true, true);
+        } else {
+            block = Math.max(1, config.tileP() / width) * width;
+            blocksPerImage = (positions + block - 1) / block;
+            gemm = new PackedGemm(filterMatrix, in, g.k(), positions, g.c(), config.tileK(), block, config.tileC(),
+                    rows, config.microVecs(), true, true);
+        }
+    }
+
+    /** The filters as the GEMM operand {@code nhwc} multiplies by. */
+    static float[] filterMatrix(ConvGeometry g, float[] kcrs) {
+        return g.nhwc() ? ScalarConv.rsck(g, kcrs) : kcrs;
+    }
+
+    @Override public int units() {
+        return g.nhwc() ? blocksPerImage : g.n() * blocksPerImage;
+    }
+
+    @Override public void compute(float[] out, int from, int to) {
+        if (g.nhwc()) {
+            gemm.multiply(out, 0, 0, from * block, Math.min(g.n() * positions, to * block), 0, g.k());
+            return;
+        }
+        for (int u = from; u < to; ) {
+            int img = u / blocksPerImage, last = Math.min(to, (img + 1) * blocksPerImage);
+            int n0 = (u - img * blocksPerImage) * block, n1 = Math.min(positions, (last - img * blocksPerImage) * block);
+            gemm.multiply(out, img * g.k(), img * g.c(), 0, g.k(), n0, n1);
+            u = last;
+        }
+    }
+}
