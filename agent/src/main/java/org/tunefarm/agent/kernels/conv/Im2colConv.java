@@ -54,6 +54,12 @@ final class Im2colConv implements ConvKernel {
         int c = g.c(), step = g.inChannelStep();
         for (int fr = 0; fr < g.r(); fr++) {
             int iy = g.inY(y, fr);
+            if (g.nhwc() && g.dilation() == 1 && iy >= 0 && iy < g.h() && g.inX(x, 0) >= 0 && g.inX(x, g.s() - 1) < g.w()) {
+                // the filter row's S taps read one contiguous run of S x C inputs
+                System.arraycopy(in, g.inIndex(img, 0, iy, g.inX(x, 0)), columns, at, g.s() * c);
+                at += g.s() * c;
+                continue;
+            }
             for (int fs = 0; fs < g.s(); fs++, at += c) {
                 int ix = g.inX(x, fs);
                 if (iy < 0 || iy >= g.h() || ix < 0 || ix >= g.w()) {

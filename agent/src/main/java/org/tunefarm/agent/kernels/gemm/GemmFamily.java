@@ -21,9 +21,11 @@ public final class GemmFamily implements KernelFamily {
     /**
      * 2: the row streamer takes 2 x microVecs rows of B per pass over C (it took one row, updating
      * microVecs vectors per step), about twice as fast at batch 1; the 6x2 micro-kernel walks packed
-     * panels with constant strides, about 1.5x faster at 128 bits.
+     * panels with constant strides, about 1.5x faster at 128 bits. 3: the 6x2 micro-kernel's packed
+     * and strided walks are separate methods (one method with both compiled worse: up to 1.2x at
+     * 512^3 with A read in place).
      */
-    @Override public int implementation() { return 2; }
+    @Override public int implementation() { return 3; }
 
     @Override public Workload workload(KernelKey key, long seed) {
         spec.validate(key);

@@ -135,53 +135,74 @@ final class UnrolledMicroKernels {
         store(c50, c, ci + 5 * ldc, accumulate);
     }
 
+    /**
+     * 6x2 in two methods: both panels packed (offsets from p with constant strides, so C2 drops
+     * the range checks it cannot hoist from the strided walk; GemmProbe, 512^3, one thread, Zen 4:
+     * at 128 bits 23-41 -> 48-51 GFLOP/s, at 512 no change), else the strided walk. Two loops in
+     * one method made C2 compile whichever ran first and trap on the other: a JVM that ran both
+     * (a packed GEMM, then a direct convolution) ran them 1.5x to 10x slower than one that ran one.
+     */
     static void k6x2(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
                       float[] c, int ci, int ldc, boolean accumulate) {
+        if (aRs == 1 && aCs == 6 && bRs == 2 * L) k6x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else k6x2Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+    }
+
+    private static void k6x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
-        if (aRs == 1 && aCs == 6 && bRs == 2 * L) {
-            // Both panels packed: offsets from p with constant strides, so C2 drops the range
-            // checks it cannot hoist from the strided walk below. GemmProbe, 512^3, one thread, Zen 4,
-            // old and new classes alternated three times: at 128 bits 23-41 -> 48-51 GFLOP/s, at 512
-            // no change. The same path for 4x3 showed no gain, so it has none.
-            for (int p = 0; p < kc; p++) {
-                int ao = ai + p * 6, bo = bi + p * (2 * L);
-                FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
-                FloatVector a4 = FloatVector.broadcast(S, a[ao + 4]);
-                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
-                FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
-                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
-            }
-        } else {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
-            }
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 6, bo = bi + p * (2 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, a[ao + 4]);
+            c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
+            c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
+    }
+
+    private static void k6x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                                    float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
+            c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
+            c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);

@@ -28,6 +28,7 @@ public final class ConvProbe {
         conv("conv1 3->32 3x3/2 @224", Conv2dFamilyTest.conv(1, 3, 224, 224, 32, 3, 3, 2, 1, 1));
         conv("block2-expand 16->96 1x1 @112", Conv2dFamilyTest.conv(1, 16, 112, 112, 96, 1, 1, 1, 0, 1));
         conv("block8-expand 64->384 1x1 @14", Conv2dFamilyTest.conv(1, 64, 14, 14, 384, 1, 1, 1, 0, 1));
+        conv("conv-last 320->1280 1x1 @7", Conv2dFamilyTest.conv(1, 320, 7, 7, 1280, 1, 1, 1, 0, 1));
         conv("resnet layer1 64->64 3x3 @56", Conv2dFamilyTest.conv(1, 64, 56, 56, 64, 3, 3, 1, 1, 1));
         depthwise("block3-dw 144 3x3/1 @56", DepthwiseConv2dFamilyTest.depthwise(1, 144, 56, 56, 1, 1));
         depthwise("block4-dw 144 3x3/2 @56", DepthwiseConv2dFamilyTest.depthwise(1, 144, 56, 56, 2, 1));
@@ -51,6 +52,7 @@ public final class ConvProbe {
                 }
             }
             configs.add(Conv2dFamilyTest.config("NHWC", "direct", "vector", 4, 3, 64, 1024, 1024, threads));
+            configs.add(Conv2dFamilyTest.config("NHWC", "direct", "vector", 8, 2, 64, 1024, 1024, threads));
             configs.add(Conv2dFamilyTest.config("NHWC", "im2col", "vector", 8, 2, 256, 1024, 1024, threads));
         }
         int sample = Integer.getInteger("sample", 0);
