@@ -3,6 +3,7 @@ package org.tunefarm.kernel;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.tunefarm.space.Parameter;
 import org.tunefarm.space.SearchSpace;
 
@@ -78,6 +79,16 @@ public final class DepthwiseConv2dSpec implements KernelSpec {
     @Override public Map<String, Object> defaultConfig(KernelKey key, int cores) {
         return Tiles.config(parameters(key, cores), Map.of("layout", "NCHW", "kernel", "scalar", "vectorOver", "width",
                 "tileH", 8, "tileC", 2048, "threads", 1));
+    }
+
+    /**
+     * NHWC with vectors over channels, every channel per unit (the pixels blocked four at a time
+     * share each filter vector) and one or a few rows per unit: found fast on MobileNetV2's layers.
+     */
+    @Override public List<Map<String, Object>> seeds(KernelKey key, int threads) {
+        List<Parameter> ps = parameters(key, threads);
+        return Stream.of(1, 4).map(tileH -> Tiles.config(ps, Map.<String, Object>of("layout", "NHWC", "kernel", "vector",
+                "vectorOver", "channels", "tileH", tileH, "tileC", 2048, "threads", threads))).distinct().toList();
     }
 
     @Override public double flops(KernelKey key) {

@@ -10,7 +10,8 @@ import org.tunefarm.agent.kernels.VectorWidth;
  * vector of neighbouring output columns of one channel times a broadcast tap). Where the axis is
  * contiguous in memory (channels in NHWC, width in NCHW at stride 1) loads and stores are plain;
  * elsewhere they gather and scatter, which the tuner is left to measure. Positions whose taps
- * reach into the padding, and the tail of the axis, take the scalar path.
+ * reach into the padding, and the tail of the axis, take the scalar path. In NHWC the channel
+ * vectors of four neighbouring pixels are computed together, sharing each filter vector.
  */
 final class VectorDepthwise implements ConvKernel {
 
@@ -55,12 +56,58 @@ final class VectorDepthwise implements ConvKernel {
             int img = blocks.image(u), c0 = blocks.channelFrom(u), c1 = blocks.channelTo(u);
             int y0 = blocks.rowFrom(u), y1 = blocks.rowTo(u);
             if (overChannels) {
-                for (int y = y0; y < y1; y++)
-                    for (int x = 0; x < g.q(); x++) pixel(out, img, c0, c1, y, x);
+                for (int y = y0; y < y1; y++) pixelRow(out, img, c0, c1, y);
             } else {
                 for (int ch = c0; ch < c1; ch++)
                     for (int y = y0; y < y1; y++) row(out, img, ch, y);
             }
+        }
+    }
+
+    /**
+     * Channels [c0, c1) of output row {@code y}. In NHWC, where the row's taps are all inside the
+     * input, interior pixels go {@value #BLOCK} at a time ({@link #block}); the rest one by one.
+     */
+    private void pixelRow(float[] out, int img, int c0, int c1, int y) {
+        int x = 0;
+        if (inLanes == null && outLanes == null && g.inY(y, 0) >= 0 && g.inY(y, g.r() - 1) < g.h()) {
+            for (; x < xLo; x++) pixel(out, img, c0, c1, y, x);
+            for (; x + BLOCK <= xHi; x += BLOCK) block(out, img, c0, c1, y, x);
+        }
+        for (; x < g.q(); x++) pixel(out, img, c0, c1, y, x);
+    }
+
+    /** Output pixels blocked in registers: each tap's filter vector is loaded once for all of them. */
+    static final int BLOCK = 4;
+
+    /**
+     * Channels [c0, c1) of the {@link #BLOCK} pixels from x on, all taps inside the input (NHWC):
+     * four accumulators per channel vector, so each filter vector loaded feeds four FMAs and the
+     * addresses are a row base plus constant steps, where {@link #pixel} loads the filter per FMA
+     * and works out every address with its padding checks.
+     */
+    private void block(float[] out, int img, int c0, int c1, int y, int x) {
+        int pixelStep = g.stride() * g.c(), c = c0;
+        for (; c + L <= c1; c += L) {
+            FloatVector acc0 = FloatVector.zero(S), acc1 = FloatVector.zero(S), acc2 = FloatVector.zero(S), acc3 = FloatVector.zero(S);
+            for (int fr = 0; fr < g.r(); fr++) {
+                int row = g.inIndex(img, c, g.inY(y, fr), g.inX(x, 0)), tap = fr * g.s() * g.c() + c;
+                for (int fs = 0; fs < g.s(); fs++, row += g.c(), tap += g.c()) {
+                    FloatVector w = FloatVector.fromArray(S, rsc, tap);
+                    acc0 = FloatVector.fromArray(S, in, row).fma(w, acc0);
+                    acc1 = FloatVector.fromArray(S, in, row + pixelStep).fma(w, acc1);
+                    acc2 = FloatVector.fromArray(S, in, row + 2 * pixelStep).fma(w, acc2);
+                    acc3 = FloatVector.fromArray(S, in, row + 3 * pixelStep).fma(w, acc3);
+                }
+            }
+            int o = g.outIndex(img, c, y, x);
+            acc0.intoArray(out, o);
+            acc1.intoArray(out, o + g.c());
+            acc2.intoArray(out, o + 2 * g.c());
+            acc3.intoArray(out, o + 3 * g.c());
+        }
+        for (; c < c1; c++) {
+            for (int j = 0; j < BLOCK; j++) out[g.outIndex(img, c, y, x + j)] = blocks.point(in, rsc, img, c, y, x + j);
         }
     }
 
