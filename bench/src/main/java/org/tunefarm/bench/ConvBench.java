@@ -94,7 +94,7 @@ final class ConvBench {
             KernelKey key = DepthwisePoint.key(layer.shape());
             for (int threads = 1; threads <= Math.min(2, cores); threads++) {
                 SearchSpace space = DepthwisePoint.space(key, cores, threads);
-                Map<String, Object> point = dwSearch.run(key, space, TunedSearch.validIn(space, depthwise.spec().seeds(key, threads)),
+                Map<String, Object> point = dwSearch.run(key, space, DepthwisePoint.startingPoints(space, key, threads),
                         threads, budget, seed + threads, brief, full);
                 int t = threads;
                 Baseline loop = direct.missing() != null ? null : () -> direct.measure(key, t, full.minSamples(), full.minSampleMs()).medianNs();

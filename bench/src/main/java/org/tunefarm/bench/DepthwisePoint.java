@@ -22,6 +22,11 @@ final class DepthwisePoint {
         return SPEC.space(key, cores).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
     }
 
+    /** The family's seeds at {@code threads} threads that are valid in the space; the random sample then looks around them. */
+    static List<Map<String, Object>> startingPoints(SearchSpace space, KernelKey key, int threads) {
+        return TunedSearch.validIn(space, SPEC.seeds(key, threads));
+    }
+
     /** "NHWC channels 4/64 t1". */
     static String name(Map<String, Object> p) {
         if ("scalar".equals(p.get("kernel"))) return p.get("layout") + " scalar t" + p.get("threads");

@@ -18,7 +18,9 @@ final class GemmConv implements ConvKernel {
 
     private final ConvGeometry g;
     private final PackedGemm gemm;
-    private final int positions, block, blocksPerImage;
+    private final int positions, block;
+    /** Units per GEMM: the whole tensor's in NHWC (positions run on across images), each image's in NCHW. */
+    private final int blocksPerMatrix;
 
     /** @param filterMatrix the filters as the GEMM's operand: C x K (RSCK) for NHWC, K x C (KCRS) for NCHW */
     GemmConv(ConvGeometry g, float[] in, float[] filterMatrix, ConvConfig config) {
@@ -28,12 +30,12 @@ final class GemmConv implements ConvKernel {
         if (g.nhwc()) {
             int m = g.n() * positions;
             block = Math.max(1, config.tileP() / rows) * rows;
-            blocksPerImage = (m + block - 1) / block; // NHWC's positions run on across images: one matrix
+            blocksPerMatrix = (m + block - 1) / block;
             gemm = new PackedGemm(in, filterMatrix, m, g.k(), g.c(), block, config.tileK(), config.tileC(),
                     rows, config.microVecs(), true, true);
         } else {
             block = Math.max(1, config.tileP() / width) * width;
-            blocksPerImage = (positions + block - 1) / block;
+            blocksPerMatrix = (positions + block - 1) / block;
             gemm = new PackedGemm(filterMatrix, in, g.k(), positions, g.c(), config.tileK(), block, config.tileC(),
                     rows, config.microVecs(), true, true);
         }
@@ -45,7 +47,7 @@ final class GemmConv implements ConvKernel {
     }
 
     @Override public int units() {
-        return g.nhwc() ? blocksPerImage : g.n() * blocksPerImage;
+        return g.nhwc() ? blocksPerMatrix : g.n() * blocksPerMatrix;
     }
 
     @Override public void compute(float[] out, int from, int to) {
@@ -54,8 +56,8 @@ final class GemmConv implements ConvKernel {
             return;
         }
         for (int u = from; u < to; ) {
-            int img = u / blocksPerImage, last = Math.min(to, (img + 1) * blocksPerImage);
-            int n0 = (u - img * blocksPerImage) * block, n1 = Math.min(positions, (last - img * blocksPerImage) * block);
+            int img = u / blocksPerMatrix, last = Math.min(to, (img + 1) * blocksPerMatrix);
+            int n0 = (u - img * blocksPerMatrix) * block, n1 = Math.min(positions, (last - img * blocksPerMatrix) * block);
             gemm.multiply(out, img * g.k(), img * g.c(), 0, g.k(), n0, n1);
             u = last;
         }
