@@ -29,6 +29,8 @@ import org.tunefarm.coordinator.metrics.FarmMetrics;
 import org.tunefarm.coordinator.metrics.PrometheusMeters;
 import org.tunefarm.coordinator.metrics.ReplicationLag;
 import org.tunefarm.coordinator.replica.CatchUp;
+import org.tunefarm.coordinator.replica.LogSeed;
+import org.tunefarm.coordinator.replica.LogStreams;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
 import org.tunefarm.coordinator.replica.VersionedRecords;
@@ -57,6 +59,7 @@ public final class Coordinator implements AutoCloseable {
     private ApiVerticle api;
     private Leadership leadership;
     private Credentials credentials;
+    private LogStreams streams;
     private final Refusals refusals = new Refusals();
 
     public Coordinator(CoordinatorConfig config) {
@@ -81,11 +84,15 @@ public final class Coordinator implements AutoCloseable {
         vertx = clustered.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         hazelcast = cluster.getHazelcastInstance();
         SweepLog sweeps = new SweepLog(config.dataDir().resolve("sweeps.jsonl"));
+        String nodeId = cluster.getNodeId();
+        java.nio.file.Path recordsFile = config.dataDir().resolve("records.jsonl");
+        // An empty disk takes a peer's log as it lies, then opens it like any start.
+        LogSeed.Seeded seeded = LogSeed.copy(vertx, nodeId, cluster.getNodes(), recordsFile, sweeps);
         // The record log is read once, as it is opened: the dashboard's tally and a leader's
         // sweeps and table are built from that one pass, not from replays of their own.
         Watch watch = new Watch(meters);
         FarmRestore restored = new FarmRestore(sweeps, config.heartbeatMs());
-        RecordLog log = new RecordLog(config.dataDir().resolve("records.jsonl"), m -> {
+        RecordLog log = new RecordLog(recordsFile, m -> {
             watch.opened(m);
             restored.accept(m);
         });
@@ -99,10 +106,11 @@ public final class Coordinator implements AutoCloseable {
         FarmId farmId = await(FarmId.agree(vertx, config.dataDir()));
         // Lines held in quarantine stay counted until an operator deals with them (and removes the file).
         vertx.sharedData().getLocalMap(Quarantine.COUNTS).put("lines", log.quarantine().count() + sweeps.quarantine().count());
-        String nodeId = cluster.getNodeId();
         await(vertx.deployVerticle(new ReplicaVerticle(nodeId, records, sweeps)));
+        streams = new LogStreams(vertx, nodeId, EventBusHost.of(member), records.bytes());
         Replication replication = new Replication(vertx, nodeId, cluster::getNodes, records, sweeps);
         CatchUp copies = replication.copies();
+        if (seeded != null) copies.resumeAt(seeded.peer(), seeded.length());
         // A coordinator that was down, or lost its disk, first copies what the others kept meanwhile;
         // one that could not says so on /api/health and does not lead until it has.
         // Not bounded like the other steps: a long history takes minutes to copy, and every page is
@@ -199,6 +207,7 @@ public final class Coordinator implements AutoCloseable {
 
     @Override public void close() throws Exception {
         if (credentials != null) credentials.stop();
+        if (streams != null) streams.close();
         if (vertx != null) {
             try {
                 await(vertx.close());

@@ -16,6 +16,7 @@ import java.util.logging.Logger;
 import org.tunefarm.coordinator.replica.NotReplicated;
 import org.tunefarm.coordinator.replica.ReplicaVerticle;
 import org.tunefarm.coordinator.replica.Replication;
+import org.tunefarm.coordinator.store.MeasurementReader;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
 import org.tunefarm.coordinator.sweep.SpecException;
@@ -347,7 +348,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
         List<TableEntry> changed = new ArrayList<>();
         for (Object o : m.body().getJsonArray("lines")) {
             try {
-                Measurement x = Protocol.JSON.readValue((String) o, Measurement.class);
+                Measurement x = MeasurementReader.read((String) o);
                 dispatcher.replay(x);
                 changed.addAll(table.fold(x, flops(x)));
             } catch (java.io.IOException e) {

@@ -63,6 +63,11 @@ public final class CatchUp {
         return out;
     }
 
+    /** This coordinator's log holds the peer's log up to {@code offset} already ({@link LogSeed}): reading goes on from there. */
+    public void resumeAt(String peer, long offset) {
+        cursors.put(peer, offset);
+    }
+
     /** A member joined or came back: until its log is read, this coordinator is not caught up with it. */
     public void joined(String peer) {
         if (peer == null || peer.equals(self)) return;
@@ -127,10 +132,59 @@ public final class CatchUp {
     }
 
     private Future<Long> readFrom(String peer, boolean withSweeps, long fresh) {
+        if (!cursors.containsKey(peer) && records.bytes().length() > 0) {
+            // A first read of a peer whose log may begin as this one does (the leader's replica,
+            // a copy made at start, a coordinator back from a restart): skip what both hold.
+            return sharedPrefix(peer).compose(shared -> {
+                cursors.putIfAbsent(peer, shared);
+                return readFrom(peer, withSweeps, fresh);
+            });
+        }
         long from = cursors.getOrDefault(peer, 0L);
         Promise<Long> done = Promise.promise();
         copy(peer, from, withSweeps, page(peer, ask(from, withSweeps), 1), fresh, done);
         return done.future();
+    }
+
+    /** Ranges of about this many bytes are compared at a time: a long history's prefix is some hundred of them. */
+    static final long PREFIX_STEP = 64L << 20;
+    /** Ranges asked for in one request, so one answer reads a gigabyte at most. */
+    private static final int PREFIX_BATCH = 16;
+
+    /**
+     * How far, from its start, the peer's log holds the same bytes as this one's: the records there
+     * are here already, and reading them to find that out was, for a peer that copied this log,
+     * all of this log again. Both sides digest their own bytes between the same line starts (this
+     * log's), a batch at a time, until one differs or either log ends. A peer that does not answer
+     * digests (an older version) shares nothing, and is read from the start as before; one that
+     * cannot be asked yet fails the read, which the next round tries again.
+     */
+    private Future<Long> sharedPrefix(String peer) {
+        return vertx.executeBlocking(() -> records.bytes().lineBounds(PREFIX_STEP)).compose(bounds -> sharedPrefix(peer, bounds, 0, 0L));
+    }
+
+    private Future<Long> sharedPrefix(String peer, long[] bounds, int at, long shared) {
+        if (at >= bounds.length) return Future.succeededFuture(shared);
+        long[] batch = java.util.Arrays.copyOfRange(bounds, at, Math.min(bounds.length, at + PREFIX_BATCH));
+        JsonArray asked = new JsonArray();
+        for (long b : batch) asked.add(b);
+        // The peer first: one that cannot answer yet (still starting) costs this log no read.
+        return vertx.eventBus().<JsonObject>request(ReplicaVerticle.readAddress(peer),
+                new JsonObject().put("from", shared).put(ReplicaVerticle.DIGESTS, asked), new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS)).compose(reply -> {
+            JsonArray t = reply.body().getJsonArray(ReplicaVerticle.DIGESTS);
+            if (t == null) {
+                LOG.info("reading coordinator " + peer + "'s log from " + shared + ": it does not compare digests (an older version)");
+                return Future.succeededFuture(shared);
+            }
+            long[] theirs = new long[t.size()];
+            for (int i = 0; i < theirs.length; i++) theirs[i] = t.getLong(i);
+            return vertx.executeBlocking(() -> records.bytes().digests(shared, java.util.Arrays.copyOf(batch, theirs.length))).compose(mine -> {
+                int same = 0;
+                while (same < mine.length && mine[same] == theirs[same]) same++;
+                long reached = same == 0 ? shared : batch[same - 1];
+                return same < batch.length ? Future.succeededFuture(reached) : sharedPrefix(peer, bounds, at + batch.length, reached);
+            });
+        });
     }
 
     /** A read of the page at {@code from}: with the peer's sweeps as JSON, or else as the log's lines in one buffer. */

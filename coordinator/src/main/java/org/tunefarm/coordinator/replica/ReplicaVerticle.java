@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.tunefarm.coordinator.store.LogBytes;
+import org.tunefarm.coordinator.store.MeasurementReader;
 import org.tunefarm.coordinator.store.RecordLines;
 import org.tunefarm.coordinator.store.RecordPage;
 import org.tunefarm.coordinator.store.RecordStore;
@@ -119,12 +121,19 @@ public final class ReplicaVerticle extends VerticleBase {
 
     private record LinesPage(io.vertx.core.buffer.Buffer lines, long next, long end) {}
 
+    /** Key of a read that asks, instead of records, for the digests of this log's ranges between these bounds ({@link LogBytes#digests}). */
+    static final String DIGESTS = "digests";
+
     /**
      * Answers the records that start at byte {@code from} of this node's log (at most {@code max}),
      * with where the next page starts and, when asked, all its sweeps (then always as JSON). Only
      * that part of the log is read.
      */
     private void onRead(Message<JsonObject> m) {
+        if (m.body().containsKey(DIGESTS)) {
+            onDigests(m);
+            return;
+        }
         long from;
         int max;
         try {
@@ -167,6 +176,33 @@ public final class ReplicaVerticle extends VerticleBase {
         });
     }
 
+    /** Answers {@code {from, digests: [bounds]}} with {@code {digests: [...], end}}: this log's digest of each range, as far as it reaches. */
+    private void onDigests(Message<JsonObject> m) {
+        long[] bounds;
+        long from;
+        try {
+            from = m.body().getLong("from", 0L);
+            JsonArray a = m.body().getJsonArray(DIGESTS);
+            bounds = new long[a.size()];
+            for (int i = 0; i < bounds.length; i++) {
+                bounds[i] = a.getLong(i);
+                if (bounds[i] < (i == 0 ? from : bounds[i - 1])) throw new IllegalArgumentException("bounds must not decrease, " + bounds[i] + " at " + i);
+            }
+        } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
+            m.fail(400, "from, " + DIGESTS + ": a start and a list of increasing byte offsets (" + e.getMessage() + ")");
+            return;
+        }
+        vertx.executeBlocking(() -> {
+            long[] d = records.bytes().digests(from, bounds);
+            JsonArray out = new JsonArray();
+            for (long x : d) out.add(x);
+            return new JsonObject().put(DIGESTS, out).put("end", records.bytes().length());
+        }).onComplete(ar -> {
+            if (ar.failed()) m.fail(500, ar.cause().getMessage());
+            else m.reply(ar.result());
+        });
+    }
+
     /**
      * Key in the local map {@link #COPIED} that is present while this node's leader listens there;
      * a follower then spends nothing on announcing what it copies (a catch-up copies millions).
@@ -199,7 +235,7 @@ public final class ReplicaVerticle extends VerticleBase {
         for (int i = 0; i < a.size(); i++) {
             try {
                 String text = lines != null ? a.getString(i) : a.getJsonObject(i).encode();
-                Measurement m = Protocol.JSON.readValue(text, Measurement.class);
+                Measurement m = MeasurementReader.read(text);
                 out.add(m);
                 json.add(lines != null && text.indexOf('\n') < 0 && text.indexOf('\r') < 0 ? text : Protocol.write(m));
             } catch (java.io.IOException | ClassCastException | NullPointerException e) {

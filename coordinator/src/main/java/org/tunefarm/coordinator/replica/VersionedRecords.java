@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.tunefarm.coordinator.store.LogBytes;
 import org.tunefarm.coordinator.store.RecordPage;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.measure.Measurement;
@@ -87,6 +88,10 @@ public final class VersionedRecords implements RecordStore {
 
     @Override public void replay(Consumer<Measurement> sink) throws IOException {
         log.replay(sink);
+    }
+
+    @Override public LogBytes bytes() {
+        return log.bytes();
     }
 
     @Override public int count() {

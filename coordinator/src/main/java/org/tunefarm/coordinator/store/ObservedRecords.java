@@ -54,6 +54,10 @@ public final class ObservedRecords implements RecordStore {
         return store.read(from, max);
     }
 
+    @Override public LogBytes bytes() {
+        return store.bytes();
+    }
+
     @Override public int count() {
         return store.count();
     }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 import org.tunefarm.measure.Measurement;
-import org.tunefarm.protocol.Protocol;
 
 /**
  * Records with the JSON line each is written as, in order: what arrived as text (a replica's copy,
@@ -45,7 +44,7 @@ public record RecordLines(List<Measurement> records, List<String> lines) {
         List<String> kept = new ArrayList<>(lines.size());
         for (String line : lines) {
             try {
-                records.add(Protocol.JSON.readValue(line, Measurement.class));
+                records.add(MeasurementReader.read(line));
                 kept.add(line);
             } catch (IOException e) {
                 LOG.warning(() -> "not copying an unreadable record: " + e.getMessage());

@@ -1,6 +1,5 @@
 package org.tunefarm.coordinator.store;
 
-import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,7 +18,6 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.tunefarm.measure.Measurement;
-import org.tunefarm.protocol.Protocol;
 
 /**
  * A JSON-lines file of measurements, appended and fsynced before an append is answered, so an
@@ -63,6 +61,7 @@ public final class RecordLog implements RecordStore {
     /** Runs just before each force; a test holds it there to see that nothing is answered meanwhile. */
     private final Runnable beforeForce;
     private final GroupCommit<Append> commits;
+    private final LogBytes bytes;
 
     /** The log's length when it was opened: {@code opened} handed every record before it to its reader. */
     private final long openedAt;
@@ -92,8 +91,7 @@ public final class RecordLog implements RecordStore {
         // Sized from the log's length (records are some 800 bytes), so the start does not rehash.
         ids = new RecordIds(Files.exists(file) ? Files.size(file) / 700 : 0);
         long began = System.nanoTime();
-        ObjectReader strict = LineScan.strictReader(Measurement.class);
-        LineScan.open(file, quarantine, (line, from, length) -> Opened.of(strict.readValue(line, from, length)), o -> {
+        LineScan.open(file, quarantine, (line, from, length) -> Opened.of(MeasurementReader.read(line, from, length)), o -> {
             ids.add(o.fingerprint(), o.version());
             try {
                 opened.accept(o.record());
@@ -105,6 +103,7 @@ public final class RecordLog implements RecordStore {
         channel.position(channel.size());
         durable = channel.size();
         openedAt = durable;
+        bytes = new LogFileBytes(file, () -> durable);
         LOG.info(() -> String.format("%s: opened %d records (%d bytes) in %.1f s", file, ids.size(), openedAt, (System.nanoTime() - began) / 1e9));
         commits = new GroupCommit<>("record-log-writer " + file.getFileName(), this::commit);
     }
@@ -199,7 +198,7 @@ public final class RecordLog implements RecordStore {
                 offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
                 Measurement m;
                 try {
-                    m = Protocol.JSON.readValue(line, Measurement.class);
+                    m = MeasurementReader.read(line);
                 } catch (IOException e) {
                     // Damaged since this log was opened: the next start quarantines it; the rest still counts.
                     long at = offset;
@@ -246,6 +245,10 @@ public final class RecordLog implements RecordStore {
             }
         }
         return new RecordPage(out, offset, end);
+    }
+
+    @Override public LogBytes bytes() {
+        return bytes;
     }
 
     @Override public int count() {

@@ -83,6 +83,9 @@ public interface RecordStore extends AutoCloseable {
 
     int count();
 
+    /** The log as bytes, for a copy of a long history that needs no line parsed on the sending side ({@link LogBytes}). */
+    LogBytes bytes();
+
     /**
      * Reads up to {@code max} records that start at byte {@code from} or later (an offset a previous
      * page returned as {@code next}, or 0), as their lines. Reads only that part of the log.
