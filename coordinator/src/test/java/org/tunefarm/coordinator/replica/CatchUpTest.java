@@ -86,6 +86,59 @@ class CatchUpTest {
         }
     }
 
+    @Test void whatBothLogsHoldAtTheSameOffsetsIsNotReadAgain() throws Exception {
+        Path theirsFile = dir.resolve("there/records.jsonl");
+        try (RecordLog theirs = new RecordLog(theirsFile)) {
+            List<Measurement> batch = new ArrayList<>();
+            for (long i = 0; i < 4100; i++) batch.add(ReconcileTest.m(i, "agent-there", 7_000));
+            theirs.append(batch);
+            // This coordinator's log is a copy of the peer's (its replica, or a copy taken at start) ...
+            java.nio.file.Files.createDirectories(dir.resolve("here"));
+            java.nio.file.Files.copy(theirsFile, dir.resolve("here/records.jsonl"));
+            // ... and the peer went on.
+            theirs.append(List.of(ReconcileTest.m(5000, "agent-there", 7_000), ReconcileTest.m(5001, "agent-there", 7_000)));
+            try (RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
+                await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
+                AtomicInteger pages = countPages("there");
+                nodes.add("there");
+                CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+                assertEquals(2L, await(copies.from("there")));
+                assertEquals(1, pages.get(), "only the page after the shared bytes: 4,100 records would be three");
+                assertEquals(4102, mine.count());
+            }
+        }
+    }
+
+    @Test void logsThatDifferFromTheStartAreReadWhole() throws Exception {
+        try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
+             RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
+            List<Measurement> batch = new ArrayList<>();
+            for (long i = 0; i < 2500; i++) batch.add(ReconcileTest.m(i, "agent-there", 7_000));
+            theirs.append(batch);
+            // The same records but the first, in another order: no byte range is shared.
+            mine.append(List.of(batch.get(1), batch.get(0)));
+            mine.append(batch.subList(2, 2500));
+            await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
+            AtomicInteger pages = countPages("there");
+            nodes.add("there");
+            CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+            assertEquals(0L, await(copies.from("there")));
+            assertEquals(2, pages.get(), "every page read, none new");
+            assertEquals(2500, mine.count());
+        }
+    }
+
+    /** Counts the reads of record pages (not of digests) that reach the node's replica. */
+    private AtomicInteger countPages(String node) {
+        AtomicInteger pages = new AtomicInteger();
+        vertx.eventBus().addInboundInterceptor(ctx -> {
+            if (ctx.message().address().equals(ReplicaVerticle.readAddress(node)) && ctx.message().body() instanceof JsonObject j
+                    && !j.containsKey(ReplicaVerticle.DIGESTS)) pages.incrementAndGet();
+            ctx.next();
+        });
+        return pages;
+    }
+
     private static void assertThrowsFuture(io.vertx.core.Future<?> f) throws Exception {
         try {
             await(f);
