@@ -156,7 +156,8 @@ public record TableEntry(
         return out;
     }
 
-    private static TableEntry of(Measurement m, double flops, Objective objective) {
+    /** The entry a measurement stands for in one objective's slot, or null when it has no figure there or cannot win. */
+    public static TableEntry of(Measurement m, double flops, Objective objective) {
         if (m.status() != Status.OK || m.stats() == null) return null;
         Double figure = objective.figure(m);
         if (figure == null || !Double.isFinite(figure) || figure < 0) return null;
