@@ -44,7 +44,8 @@ public final class LogSeed {
      * empty, and then its sweeps into {@code sweeps}; blocks (a start has nothing else to do).
      *
      * @return what was copied, or null when nothing was: the log was not empty, there was no peer,
-     * or no peer could be read (the copy is dropped, and catch-up copies record by record)
+     * every peer's log was empty too, or none could be read (a copy is dropped, and catch-up copies
+     * record by record)
      */
     public static Seeded copy(Vertx vertx, String self, List<String> nodes, Path records, SweepLog sweeps) throws Exception {
         IncomingLog.discardLeftover(records);
@@ -57,7 +58,7 @@ public final class LogSeed {
             Sweeps theirs;
             try (IncomingLog in = new IncomingLog(records)) {
                 length = copy(vertx, peer, in);
-                if (length == 0) return null; // an empty history: nothing to seed
+                if (length == 0) continue; // a peer as new as this one: another may hold the history
                 theirs = sweeps(vertx, peer);
                 in.commit();
             } catch (Exception e) {

@@ -76,6 +76,17 @@ class LogSeedTest {
         }
     }
 
+    @Test void aPeerAsNewAsThisOneIsPassedOverForOneWithTheHistory() throws Exception {
+        try (RecordLog theirs = peer(100, true); RecordLog fresh = new RecordLog(dir.resolve("new/records.jsonl"))) {
+            new LogStreams(vertx, "new", "127.0.0.1", fresh.bytes());
+            Path mine = dir.resolve("here/records.jsonl");
+            LogSeed.Seeded seeded = LogSeed.copy(vertx, "here", List.of("here", "new", "there"), mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+            assertNotNull(seeded);
+            assertEquals("there", seeded.peer());
+            assertArrayEquals(Files.readAllBytes(dir.resolve("there/records.jsonl")), Files.readAllBytes(mine));
+        }
+    }
+
     @Test void aLogWithRecordsOfItsOwnIsNotSeeded() throws Exception {
         try (RecordLog theirs = peer(10, true)) {
             Path mine = dir.resolve("here/records.jsonl");
