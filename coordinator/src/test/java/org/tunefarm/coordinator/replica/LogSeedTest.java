@@ -87,6 +87,33 @@ class LogSeedTest {
         }
     }
 
+    /**
+     * A peer that stops sending mid-stream (it died, or a partition cut it off, with the connection
+     * left open): the stream is cut once it has not moved for {@link LogStreams#STALL_MS}, the part
+     * copied is dropped, and the log stays empty for record-by-record catch-up.
+     */
+    @Test void aStreamThatStallsMidwayLeavesTheLogAsItWas() throws Exception {
+        try (java.nio.channels.ServerSocketChannel silent = java.nio.channels.ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            int port = ((InetSocketAddress) silent.getLocalAddress()).getPort();
+            vertx.eventBus().<JsonObject>consumer(LogStreams.address("stuck"),
+                    m -> m.reply(new JsonObject().put("host", "127.0.0.1").put("port", port).put("token", "t").put("end", 1_000_000L)));
+            Thread.ofPlatform().daemon().start(() -> {
+                try (SocketChannel c = silent.accept()) {
+                    c.write(ByteBuffer.wrap(new byte[300_000])); // a third of what the ticket said, then nothing
+                    Thread.sleep(LogStreams.STALL_MS * 3);
+                } catch (Exception ignored) {
+                    // the copying side hung up
+                }
+            });
+            Path mine = dir.resolve("here/records.jsonl");
+            long began = System.nanoTime();
+            assertNull(LogSeed.copy(vertx, "here", List.of("here", "stuck"), mine, new SweepLog(dir.resolve("here/sweeps.jsonl"))));
+            assertTrue(System.nanoTime() - began < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LogStreams.STALL_MS * 2), "cut, not waited out");
+            assertFalse(Files.exists(mine) && Files.size(mine) > 0);
+            assertFalse(Files.exists(dir.resolve("here/records.jsonl.incoming")));
+        }
+    }
+
     @Test void aLogWithRecordsOfItsOwnIsNotSeeded() throws Exception {
         try (RecordLog theirs = peer(10, true)) {
             Path mine = dir.resolve("here/records.jsonl");
