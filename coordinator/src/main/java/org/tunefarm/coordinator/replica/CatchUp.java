@@ -18,8 +18,6 @@ import java.util.logging.Logger;
 import org.tunefarm.coordinator.store.RecordLines;
 import org.tunefarm.coordinator.store.RecordStore;
 import org.tunefarm.coordinator.store.SweepLog;
-import org.tunefarm.coordinator.sweep.SweepControl;
-import org.tunefarm.protocol.Protocol;
 
 /**
  * Copies into this coordinator's logs what the other coordinators kept and it lacks: at start,
@@ -219,11 +217,7 @@ public final class CatchUp {
             long next = p.next();
             Future<Page> following = next < p.end() && next > from ? page(peer, ask(next, false), 1) : null;
             vertx.executeBlocking(() -> {
-                List<SweepLog.Entry> entries = new ArrayList<>();
-                for (int i = 0; i < p.sweeps().size(); i++) entries.add(Protocol.JSON.readValue(p.sweeps().getJsonObject(i).encode(), SweepLog.Entry.class));
-                List<SweepControl> controls = new ArrayList<>();
-                for (int i = 0; i < p.controls().size(); i++) controls.add(Protocol.JSON.readValue(p.controls().getJsonObject(i).encode(), SweepControl.class));
-                sweeps.appendAllIfAbsent(entries, controls);
+                SweepCopy.of(p.sweeps(), p.controls()).appendTo(sweeps);
                 RecordLines page = RecordLines.parse(p.lines());
                 return records.append(page.records(), page.lines());
             }).onComplete(appended -> {

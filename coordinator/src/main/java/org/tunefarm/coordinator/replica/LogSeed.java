@@ -17,8 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.tunefarm.coordinator.store.IncomingLog;
 import org.tunefarm.coordinator.store.SweepLog;
-import org.tunefarm.coordinator.sweep.SweepControl;
-import org.tunefarm.protocol.Protocol;
 
 /**
  * A coordinator that starts with an empty record log (a new one, or one whose disk was lost) takes
@@ -55,7 +53,7 @@ public final class LogSeed {
         for (String peer : peers) {
             long began = System.nanoTime();
             long length;
-            Sweeps theirs;
+            SweepCopy theirs;
             try (IncomingLog in = new IncomingLog(records)) {
                 length = copy(vertx, peer, in);
                 if (length == 0) continue; // a peer as new as this one: another may hold the history
@@ -65,7 +63,7 @@ public final class LogSeed {
                 LOG.info("could not copy coordinator " + peer + "'s record log (" + e.getMessage() + "); catching up record by record instead");
                 continue;
             }
-            sweeps.appendAllIfAbsent(theirs.entries(), theirs.controls());
+            theirs.appendTo(sweeps);
             LOG.info(String.format("copied coordinator %s's record log, %d bytes, in %.1f s", peer, length, (System.nanoTime() - began) / 1e9));
             return new Seeded(peer, length);
         }
@@ -102,18 +100,12 @@ public final class LogSeed {
         return end;
     }
 
-    private record Sweeps(List<SweepLog.Entry> entries, List<SweepControl> controls) {}
-
     /** The peer's sweeps and operators' changes, read after its records, so every copied record's sweep is among them. */
-    private static Sweeps sweeps(Vertx vertx, String peer) throws Exception {
+    private static SweepCopy sweeps(Vertx vertx, String peer) throws Exception {
         JsonObject ask = new JsonObject().put("from", 0).put("max", 1).put("sweeps", true);
         JsonObject reply = await(vertx.eventBus().<JsonObject>request(ReplicaVerticle.readAddress(peer), ask,
                 new DeliveryOptions().setSendTimeout(CatchUp.PAGE_TIMEOUT_MS)).map(Message::body));
-        List<SweepLog.Entry> entries = new ArrayList<>();
-        for (Object o : reply.getJsonArray("sweeps")) entries.add(Protocol.JSON.readValue(((JsonObject) o).encode(), SweepLog.Entry.class));
-        List<SweepControl> controls = new ArrayList<>();
-        for (Object o : reply.getJsonArray("controls")) controls.add(Protocol.JSON.readValue(((JsonObject) o).encode(), SweepControl.class));
-        return new Sweeps(entries, controls);
+        return SweepCopy.of(reply.getJsonArray("sweeps"), reply.getJsonArray("controls"));
     }
 
     private static <T> T await(Future<T> f) throws Exception {

@@ -176,7 +176,7 @@ public final class ReplicaVerticle extends VerticleBase {
         });
     }
 
-    /** Answers {@code {from, digests: [bounds]}} with {@code {digests: [...], end}}: this log's digest of each range, as far as it reaches. */
+    /** Answers {@code {from, digests: [bounds]}} with {@code {digests: [...]}}: this log's digest of each range, as far as it reaches. */
     private void onDigests(Message<JsonObject> m) {
         long[] bounds;
         long from;
@@ -196,7 +196,7 @@ public final class ReplicaVerticle extends VerticleBase {
             long[] d = records.bytes().digests(from, bounds);
             JsonArray out = new JsonArray();
             for (long x : d) out.add(x);
-            return new JsonObject().put(DIGESTS, out).put("end", records.bytes().length());
+            return new JsonObject().put(DIGESTS, out);
         }).onComplete(ar -> {
             if (ar.failed()) m.fail(500, ar.cause().getMessage());
             else m.reply(ar.result());

@@ -27,14 +27,18 @@ public final class IncomingLog implements AutoCloseable {
     public IncomingLog(Path log) throws IOException {
         if (Files.exists(log) && Files.size(log) > 0) throw new IllegalStateException(log + " is not empty: a copy only seeds an empty log");
         this.log = log;
-        this.part = log.resolveSibling(log.getFileName() + ".incoming");
+        this.part = partOf(log);
         Files.createDirectories(log.toAbsolutePath().getParent());
         out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
     }
 
     /** Deletes what a start that died mid-copy left beside {@code log}, whether or not this start copies. */
     public static void discardLeftover(Path log) throws IOException {
-        Files.deleteIfExists(log.resolveSibling(log.getFileName() + ".incoming"));
+        Files.deleteIfExists(partOf(log));
+    }
+
+    private static Path partOf(Path log) {
+        return log.resolveSibling(log.getFileName() + ".incoming");
     }
 
     /** Appends the next bytes of the copy, all of {@code range} (position to limit). */
