@@ -49,6 +49,8 @@ public final class Agent {
     private final Supplier<SensorReading> sensors;
     private final CredentialFile credentialFile;
     private final Vertx vertx = Vertx.vertx();
+    /** The event loop that encodes and sends a lease's reports, off the measuring thread. */
+    private final io.vertx.core.Context reportContext = vertx.getOrCreateContext();
     private volatile String currentLease;
     private volatile boolean stopping;
     private AgentUpdate update;
@@ -187,7 +189,8 @@ public final class Agent {
     private void measure(BridgeClient link, Lease lease) throws Exception {
         currentLease = lease.leaseId();
         LOG.info(() -> "lease " + lease.leaseId() + ": " + lease.candidates().size() + " candidates of " + lease.key().id());
-        ReportStream reports = new ReportStream((ms, done) -> report(link, lease, ms, done, 1, 200), Thread.currentThread());
+        ReportStream reports = new ReportStream((ms, done) -> report(link, lease, ms, done, 1, 200),
+                r -> reportContext.runOnContext(v -> r.run()), Thread.currentThread());
         String stopped;
         try {
             runner.run(lease, reports::add);

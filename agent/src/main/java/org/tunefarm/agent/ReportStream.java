@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.agent.link.BridgeClient;
 import org.tunefarm.measure.Measurement;
@@ -29,6 +30,8 @@ final class ReportStream {
     }
 
     private final Sender sender;
+    /** Where reports are encoded and sent: not the measuring thread, whose time between candidates is the farm's overhead. */
+    private final Executor sendOn;
     private final Thread measuring;
     private final List<Measurement> waiting = new ArrayList<>();
     /** Whether a report is out. */
@@ -41,17 +44,24 @@ final class ReportStream {
     private CompletableFuture<Void> drained;
     private long reports;
 
-    /** @param measuring the thread that measures the lease: interrupted when the farm stops it */
-    ReportStream(Sender sender, Thread measuring) {
+    /**
+     * @param sendOn    runs the sending of a report (its encoding and write), so the measuring
+     *                  thread only queues its result
+     * @param measuring the thread that measures the lease: interrupted when the farm stops it
+     */
+    ReportStream(Sender sender, Executor sendOn, Thread measuring) {
         this.sender = sender;
+        this.sendOn = sendOn;
         this.measuring = measuring;
     }
 
-    /** Queues a result and sends it now if no report is out; never waits for the farm. */
+    /** Queues a result and has it sent at once if no report is out; never waits for the farm, nor for the sending. */
     synchronized void add(Measurement m) {
         if (failure != null || stopped != null) return;
         waiting.add(m);
-        if (!sending) sendWaiting();
+        if (sending) return;
+        sending = true;
+        sendOn.execute(this::sendWaiting);
     }
 
     /**
@@ -94,10 +104,15 @@ final class ReportStream {
         return reports;
     }
 
-    private void sendWaiting() {
+    /** Sends what waits, as one report; {@link #sending} is already set. */
+    private synchronized void sendWaiting() {
+        if (waiting.isEmpty()) { // nothing to send after all: the stream is idle
+            sending = false;
+            if (drained != null) drained.complete(null);
+            return;
+        }
         List<Measurement> batch = List.copyOf(waiting);
         waiting.clear();
-        sending = true;
         reports++;
         Future<Ack> f;
         try {
@@ -121,6 +136,7 @@ final class ReportStream {
             waiting.clear();
             if (running) measuring.interrupt(); // stops the batch after the candidate it is on
         } else if (!waiting.isEmpty()) {
+            sending = true; // on the link's thread, where the answer came: the measuring thread is not held
             sendWaiting();
             return;
         }

@@ -37,7 +37,7 @@ class ReportStreamTest {
 
     @Test
     void resultsTakenWhileAReportIsOutGoTogetherInTheNextAndDoneComesLast() throws Exception {
-        ReportStream s = new ReportStream(farm, Thread.currentThread());
+        ReportStream s = new ReportStream(farm, Runnable::run, Thread.currentThread());
         s.add(m(0));
         s.add(m(1)); // the farm has not answered: nothing waits for it, and nothing more is sent
         s.add(m(2));
@@ -70,9 +70,42 @@ class ReportStreamTest {
         assertFalse(Thread.currentThread().isInterrupted());
     }
 
+    /** The measuring thread only queues: the report is encoded and sent where the stream's executor runs it. */
+    @Test
+    void theMeasuringThreadQueuesAndTheSendingRunsElsewhere() throws Exception {
+        List<Runnable> tasks = new java.util.ArrayList<>();
+        List<Thread> sendingThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ReportStream.Sender recording = (ms, done) -> {
+            sendingThreads.add(Thread.currentThread());
+            return farm.send(ms, done);
+        };
+        ReportStream s = new ReportStream(recording, tasks::add, Thread.currentThread());
+        s.add(m(0));
+        s.add(m(1));
+        assertEquals(0, sent.size(), "nothing is sent on the measuring thread");
+        assertEquals(1, tasks.size(), "one sending is due, whatever was queued meanwhile");
+        Thread link = new Thread(tasks.remove(0), "link");
+        link.start();
+        link.join();
+        assertEquals(List.of(link), sendingThreads);
+        assertEquals(List.of(0L, 1L), sent.get(0).indexes(), "results queued before the sending go in one report");
+        s.add(m(2));
+        assertEquals(0, tasks.size(), "a report is out: the next waits for its answer");
+        sent.get(0).answer().complete(Ack.ok(2));
+        assertEquals(List.of(2L), sent.get(1).indexes());
+        sent.get(1).answer().complete(Ack.ok(1));
+        Thread answerDone = new Thread(() -> {
+            org.awaitility.Awaitility.await().until(() -> sent.size() == 3);
+            sent.get(2).answer().complete(Ack.ok(0));
+        });
+        answerDone.start();
+        assertNull(s.finish(10_000));
+        assertTrue(sent.get(2).done());
+    }
+
     @Test
     void aFarmThatStopsTheLeaseInterruptsTheMeasuringAndGetsNothingMore() throws Exception {
-        ReportStream s = new ReportStream(farm, Thread.currentThread());
+        ReportStream s = new ReportStream(farm, Runnable::run, Thread.currentThread());
         s.add(m(0));
         s.add(m(1));
         sent.get(0).answer().complete(Ack.stop(1, "sweep paused"));
@@ -86,7 +119,7 @@ class ReportStreamTest {
 
     @Test
     void aRefusedReportEndsTheLeaseWithTheRefusal() {
-        ReportStream s = new ReportStream(farm, Thread.currentThread());
+        ReportStream s = new ReportStream(farm, Runnable::run, Thread.currentThread());
         s.add(m(0));
         s.add(m(1));
         sent.get(0).answer().fail(new BridgeClient.FarmRefusal(409, "lease: expired"));
@@ -98,7 +131,7 @@ class ReportStreamTest {
 
     @Test
     void aNotOkAnswerIsARefusalToo() {
-        ReportStream s = new ReportStream(farm, Thread.currentThread());
+        ReportStream s = new ReportStream(farm, Runnable::run, Thread.currentThread());
         s.add(m(0));
         sent.get(0).answer().complete(Ack.refused("index: 0 is not in this lease"));
         BridgeClient.FarmRefusal r = assertThrows(BridgeClient.FarmRefusal.class, () -> s.finish(10_000));

@@ -88,12 +88,16 @@ public final class BatchRunner {
         try (Worker worker = workers.get()) {
             if (batch.sustained()) return sustained(batch, order, worker, onResult);
             if (batch.round() > 0) return interleaved(batch, order, worker, onResult);
+            // Refused before any code runs: an operation this agent lacks or a point outside its
+            // space. All are checked here, in one go, rather than each between two measurements,
+            // where the check ran cold and its time was the farm's overhead.
+            String[] refusals = new String[batch.candidates().size()];
+            for (int i = 0; i < refusals.length; i++) refusals[i] = check.refusal(batch.key(), batch.candidates().get(i).params());
             CooldownGate.Cooldown cooled = guard.cool(waitLimitMs(batch, order.size()));
             for (int position = 0; position < order.size(); position++) {
                 if (Thread.currentThread().isInterrupted()) break;
                 BatchCandidate c = batch.candidates().get(order.get(position));
-                // Refused before any code runs: an operation this agent lacks or a point outside its space.
-                String refusal = check.refusal(batch.key(), c.params());
+                String refusal = refusals[order.get(position)];
                 if (refusal != null) {
                     onResult.accept(refused(batch, c, refusal, position));
                     done++;

@@ -19,6 +19,9 @@ public interface CandidateCheck {
     /** @return null when the candidate may run, else why not */
     String refusal(KernelKey key, Map<String, Object> params);
 
+    /** How many kernels' spaces a check keeps built: the leases an agent holds at once are of a few. */
+    int SPACES_KEPT = 8;
+
     /** Runs everything: for tests whose families declare no space. */
     CandidateCheck NONE = (key, params) -> null;
 
@@ -35,6 +38,13 @@ public interface CandidateCheck {
 
     /** As above, for a device with {@code registers} vector registers (its profile's {@code vectorRegisters()}). */
     static CandidateCheck against(Function<String, KernelSpec> specs, int cores, int vectorBits, int registers) {
+        // A lease's candidates share one key: its space is built once, not per candidate (building
+        // it took about 0.4 ms, time the board spent between candidates).
+        Map<KernelKey, SearchSpace> spaces = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override protected boolean removeEldestEntry(Map.Entry<KernelKey, SearchSpace> eldest) {
+                return size() > SPACES_KEPT;
+            }
+        };
         return (key, params) -> {
             if (key == null || key.op() == null) return "kernel: the lease names no kernel";
             if (params == null) return "params: the lease gives no parameters";
@@ -45,8 +55,17 @@ public interface CandidateCheck {
                 return "kernel: this agent has no family for '" + key.op() + "'";
             }
             try {
-                spec.validate(key);
-                SearchSpace space = spec.space(key, Math.max(1, cores), vectorBits, registers);
+                SearchSpace space;
+                synchronized (spaces) {
+                    space = spaces.get(key);
+                }
+                if (space == null) {
+                    spec.validate(key);
+                    space = spec.space(key, Math.max(1, cores), vectorBits, registers);
+                    synchronized (spaces) {
+                        spaces.put(key, space);
+                    }
+                }
                 var violated = space.violated(space.index(params));
                 return violated == null ? null : "params " + params + " break the constraint " + violated.text();
             } catch (RuntimeException e) {

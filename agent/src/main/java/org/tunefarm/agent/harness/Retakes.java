@@ -31,7 +31,8 @@ public final class Retakes {
     public static Taken measure(Supplier<CandidateOutcome> take, Fidelity fidelity) {
         CandidateOutcome outcome = take.get();
         int retakes = 0;
-        String firstCv = outcome.stats() == null ? "" : cv(outcome.stats().cv());
+        // Formatted only for a note, when there is one: String.format on every measurement cost the board time between candidates.
+        double firstCv = outcome.stats() == null ? Double.NaN : outcome.stats().cv();
         while (outcome.status() == Status.OK && fidelity.tooNoisy(outcome.stats()) && retakes < fidelity.maxRetakes()
                 && !Thread.currentThread().isInterrupted()) {
             outcome = take.get();
@@ -40,10 +41,10 @@ public final class Retakes {
         return new Taken(outcome, retakes, retakes == 0 ? outcome.detail() : note(retakes, firstCv, outcome, fidelity.maxCv()));
     }
 
-    private static String note(int retakes, String firstCv, CandidateOutcome last, double maxCv) {
+    private static String note(int retakes, double firstCv, CandidateOutcome last, double maxCv) {
         String now = last.stats() == null ? last.status().toString() : "cv " + cv(last.stats().cv());
         boolean still = last.stats() != null && last.stats().cv() > maxCv;
-        return "retaken " + retakes + "x: cv " + firstCv + " over " + cv(maxCv) + ", final " + now
+        return "retaken " + retakes + "x: cv " + (Double.isNaN(firstCv) ? "" : cv(firstCv)) + " over " + cv(maxCv) + ", final " + now
                 + (still ? " (still over: noisy board)" : "") + (last.detail().isEmpty() ? "" : "; " + last.detail());
     }
 

@@ -30,6 +30,23 @@ class SensorsTest {
     }
 
     @Test
+    void theTripPointIsLookedForOnceAMinute() {
+        AtomicInteger looks = new AtomicInteger();
+        AtomicLong now = new AtomicLong();
+        Sensors zones = new Sensors() {
+            @Override public SensorReading read() { return SensorReading.NONE; }
+            @Override public Double tripPointC() { return looks.incrementAndGet() == 1 ? null : 85.0; }
+        };
+        Sensors memo = new MemoisedSensors(zones, Duration.ofMillis(200), now::get);
+        assertEquals(null, memo.tripPointC(), "a board without a trip point");
+        now.addAndGet(MemoisedSensors.TRIP_POINT_TTL_NS - 1);
+        assertEquals(null, memo.tripPointC(), "an absent trip point is kept too");
+        now.addAndGet(1);
+        assertEquals(85.0, memo.tripPointC(), "one written since is found after the minute");
+        assertEquals(2, looks.get());
+    }
+
+    @Test
     void orFillsOnlyMissingFields() {
         Sensors sysfs = () -> new SensorReading(55.0, null, null);
         Sensors oshi = () -> new SensorReading(10.0, 2445.0, null);
