@@ -104,13 +104,8 @@ final class ReportStream {
         return reports;
     }
 
-    /** Sends what waits, as one report; {@link #sending} is already set. */
+    /** Sends what waits (never nothing: it is called only after a result was queued), as one report; {@link #sending} is already set. */
     private synchronized void sendWaiting() {
-        if (waiting.isEmpty()) { // nothing to send after all: the stream is idle
-            sending = false;
-            if (drained != null) drained.complete(null);
-            return;
-        }
         List<Measurement> batch = List.copyOf(waiting);
         waiting.clear();
         reports++;
