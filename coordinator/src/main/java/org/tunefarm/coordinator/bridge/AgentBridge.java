@@ -1,14 +1,17 @@
 package org.tunefarm.coordinator.bridge;
 
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.net.NetServer;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
@@ -28,7 +31,9 @@ import org.tunefarm.coordinator.door.Refusals;
  * and it rides on every frame in place of the farm token (compared in constant time). Connections
  * that have not registered yet are limited per address and in total, and so are failed
  * registrations per address ({@link Admission}). Replies go back on the socket that asked; nothing
- * else is delivered.
+ * else is delivered. The bridge listens on every event loop ({@link BridgeServer}), so its shared
+ * state (the bound ids, the admission counts, the stats) is safe across threads, and each
+ * connection keeps to the loop it was accepted on.
  *
  * <p><b>Why not the Vert.x bridge itself.</b> Its frame parser has no maximum frame size: a
  * length prefix that lies makes it buffer without bound, and a frame that never completes holds
@@ -54,7 +59,9 @@ public final class AgentBridge {
     private final Map<String, AgentConnection> bound = new ConcurrentHashMap<>();
     private final LongAdder accepted = new LongAdder();
     private final LongAdder registrations = new LongAdder();
-    private NetServer server;
+    /** The listening instances, each on its own event loop. */
+    private final List<BridgeServer> servers = new CopyOnWriteArrayList<>();
+    private String deployment;
 
     /** @param credentials the farm's agent credentials, checked at registration and answering enrollments */
     public AgentBridge(Vertx vertx, String token, DoorConfig door, Refusals refusals, Credentials credentials) {
@@ -68,13 +75,30 @@ public final class AgentBridge {
         credentials.onChange(this::credentialChanged);
     }
 
-    public Future<AgentBridge> listen(String host, int port) {
-        NetServerOptions options = new NetServerOptions().setHost(host).setPort(port)
+    /**
+     * Listens with one {@link BridgeServer} per event loop ({@code instances} of them), so agents'
+     * connections spread over the loops instead of sharing one.
+     *
+     * @param port the port, or 0 for one the system picks (shared by every instance)
+     */
+    public Future<AgentBridge> listen(String host, int port, int instances) {
+        // Port 0 would give each instance a port of its own; -1 is Vert.x's "one random port, shared".
+        NetServerOptions options = new NetServerOptions().setHost(host).setPort(port == 0 ? -1 : port)
                 .setIdleTimeout((int) IDLE_TIMEOUT_S).setIdleTimeoutUnit(TimeUnit.SECONDS).setTcpNoDelay(true);
         if (door.tls() != null) door.tls().apply(options);
-        server = vertx.createNetServer(options);
-        server.connectHandler(this::accept);
-        return server.listen().map(s -> this);
+        return vertx.deployVerticle(() -> {
+            BridgeServer s = new BridgeServer(options, this::accept);
+            servers.add(s);
+            return s;
+        }, new DeploymentOptions().setInstances(instances)).map(id -> {
+            deployment = id;
+            return this;
+        });
+    }
+
+    /** As {@link #listen(String, int, int)}, with an instance on each of Vert.x's default event loops. */
+    public Future<AgentBridge> listen(String host, int port) {
+        return listen(host, port, VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE);
     }
 
     private void accept(NetSocket socket) {
@@ -90,7 +114,7 @@ public final class AgentBridge {
     }
 
     public int actualPort() {
-        return server.actualPort();
+        return servers.get(0).actualPort();
     }
 
     Vertx vertx() { return vertx; }
@@ -147,6 +171,6 @@ public final class AgentBridge {
     }
 
     public Future<Void> close() {
-        return server == null ? Future.succeededFuture() : server.close();
+        return deployment == null ? Future.succeededFuture() : vertx.undeploy(deployment);
     }
 }
