@@ -139,11 +139,62 @@ public final class CatchUp {
             });
         }
         long from = cursors.getOrDefault(peer, 0L);
+        if (from < records.bytes().length()) {
+            // What the peer appended since is most often what this log appended too (the leader and
+            // the replica it copies to), if not always in the same order: compare line sums first,
+            // and read (and parse) only from where they last agree, not every record a second time
+            // each round. A comparison that fails costs only the shortcut: the round reads from the cursor.
+            return sharedLines(peer, from).otherwise(from).compose(shared -> {
+                        cursors.put(peer, shared);
+                        Promise<Long> done = Promise.promise();
+                        copy(peer, shared, withSweeps, page(peer, ask(shared, withSweeps), 1), fresh, done);
+                        return done.future();
+                    });
+        }
         Promise<Long> done = Promise.promise();
         copy(peer, from, withSweeps, page(peer, ask(from, withSweeps), 1), fresh, done);
         return done.future();
     }
 
+    /**
+     * Ranges of this many bytes or so are compared in a round's new bytes: what differs is read
+     * from the last bound where both sides' lines agree, so a round re-reads about this much that
+     * it holds; and at most this many bounds at a time (a round after a long absence compares
+     * the first 64 MB, and reads the rest).
+     */
+    static final long TAIL_STEP = 256L << 10;
+    static final int TAIL_BOUNDS = 256;
+
+    /**
+     * The last of this log's line starts from {@code from} up to which the peer's log, from the
+     * same offset, holds the same lines (its {@link ReplicaVerticle#LINE_SUMS line sums} agree);
+     * {@code from} where none does. A peer that does not answer sums is read from {@code from}.
+     */
+    /** This log's line starts and its line sums up to each. */
+    private record LineSums(long[] bounds, Long[] sums) {}
+
+    private Future<Long> sharedLines(String peer, long from) {
+        return vertx.executeBlocking(() -> {
+            long[] bounds = records.bytes().lineBounds(from, TAIL_STEP);
+            if (bounds.length > TAIL_BOUNDS) bounds = java.util.Arrays.copyOf(bounds, TAIL_BOUNDS);
+            return new LineSums(bounds, records.bytes().lineSums(from, bounds));
+        }).compose(mine -> {
+            long[] bounds = mine.bounds();
+            Long[] sums = mine.sums();
+            if (bounds.length == 0) return Future.succeededFuture(from);
+            JsonArray asked = new JsonArray();
+            for (long b : bounds) asked.add(b);
+            return vertx.eventBus().<JsonObject>request(ReplicaVerticle.readAddress(peer), new JsonObject().put("from", from).put(ReplicaVerticle.LINE_SUMS, asked),
+                    new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS)).map(reply -> {
+                JsonArray theirs = reply.body().getJsonArray(ReplicaVerticle.LINE_SUMS);
+                long reached = from;
+                for (int i = 0; theirs != null && i < Math.min(theirs.size(), sums.length); i++) {
+                    if (sums[i] != null && sums[i].equals(theirs.getLong(i))) reached = bounds[i];
+                }
+                return reached;
+            });
+        });
+    }
     /** Ranges of about this many bytes are compared at a time: a long history's prefix is some hundred of them. */
     static final long PREFIX_STEP = 64L << 20;
     /** Ranges asked for in one request, so one answer reads a gigabyte at most. */
@@ -158,7 +209,7 @@ public final class CatchUp {
      * cannot be asked yet fails the read, which the next round tries again.
      */
     private Future<Long> sharedPrefix(String peer) {
-        return vertx.executeBlocking(() -> records.bytes().lineBounds(PREFIX_STEP)).compose(bounds -> sharedPrefix(peer, bounds, 0, 0L));
+        return vertx.executeBlocking(() -> records.bytes().lineBounds(0, PREFIX_STEP)).compose(bounds -> sharedPrefix(peer, bounds, 0, 0L));
     }
 
     private Future<Long> sharedPrefix(String peer, long[] bounds, int at, long shared) {
@@ -171,7 +222,9 @@ public final class CatchUp {
                 new JsonObject().put("from", shared).put(ReplicaVerticle.DIGESTS, asked), new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS)).compose(reply -> {
             JsonArray t = reply.body().getJsonArray(ReplicaVerticle.DIGESTS);
             if (t == null) {
-                LOG.info("reading coordinator " + peer + "'s log from " + shared + ": it does not compare digests (an older version)");
+                // Said once, at the first read: every later round would say it again.
+                LOG.log(shared == 0 ? java.util.logging.Level.INFO : java.util.logging.Level.FINE,
+                        () -> "reading coordinator " + peer + "'s log from " + shared + ": it does not compare digests (an older version)");
                 return Future.succeededFuture(shared);
             }
             long[] theirs = new long[t.size()];

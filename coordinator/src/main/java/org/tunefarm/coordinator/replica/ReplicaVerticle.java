@@ -123,6 +123,8 @@ public final class ReplicaVerticle extends VerticleBase {
 
     /** Key of a read that asks, instead of records, for the digests of this log's ranges between these bounds ({@link LogBytes#digests}). */
     static final String DIGESTS = "digests";
+    /** Key of a read that asks for the line sums up to each of the given offsets ({@link CatchUp}'s later rounds). */
+    static final String LINE_SUMS = "lineSums";
 
     /**
      * Answers the records that start at byte {@code from} of this node's log (at most {@code max}),
@@ -130,7 +132,7 @@ public final class ReplicaVerticle extends VerticleBase {
      * that part of the log is read.
      */
     private void onRead(Message<JsonObject> m) {
-        if (m.body().containsKey(DIGESTS)) {
+        if (m.body().containsKey(DIGESTS) || m.body().containsKey(LINE_SUMS)) {
             onDigests(m);
             return;
         }
@@ -176,27 +178,37 @@ public final class ReplicaVerticle extends VerticleBase {
         });
     }
 
-    /** Answers {@code {from, digests: [bounds]}} with {@code {digests: [...]}}: this log's digest of each range, as far as it reaches. */
+    /**
+     * Answers {@code {from, digests: [bounds]}} with {@code {digests: [...]}}, this log's digest of
+     * each range as far as it reaches, and {@code {from, lineSums: [bounds]}} with {@code {lineSums:
+     * [...]}}, its {@link org.tunefarm.coordinator.store.LogBytes#lineSums line sums}.
+     */
     private void onDigests(Message<JsonObject> m) {
         long[] bounds;
         long from;
+        boolean sums = m.body().containsKey(LINE_SUMS);
+        String key = sums ? LINE_SUMS : DIGESTS;
         try {
             from = m.body().getLong("from", 0L);
-            JsonArray a = m.body().getJsonArray(DIGESTS);
+            if (from < 0) throw new IllegalArgumentException("from must not be negative, got " + from);
+            JsonArray a = m.body().getJsonArray(key);
             bounds = new long[a.size()];
             for (int i = 0; i < bounds.length; i++) {
                 bounds[i] = a.getLong(i);
                 if (bounds[i] < (i == 0 ? from : bounds[i - 1])) throw new IllegalArgumentException("bounds must not decrease, " + bounds[i] + " at " + i);
             }
         } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
-            m.fail(400, "from, " + DIGESTS + ": a start and a list of increasing byte offsets (" + e.getMessage() + ")");
+            m.fail(400, "from, " + key + ": a start and a list of increasing byte offsets (" + e.getMessage() + ")");
             return;
         }
         vertx.executeBlocking(() -> {
-            long[] d = records.bytes().digests(from, bounds);
             JsonArray out = new JsonArray();
-            for (long x : d) out.add(x);
-            return new JsonObject().put(DIGESTS, out);
+            if (sums) {
+                for (Long x : records.bytes().lineSums(from, bounds)) out.add(x);
+            } else {
+                for (long x : records.bytes().digests(from, bounds)) out.add(x);
+            }
+            return new JsonObject().put(key, out);
         }).onComplete(ar -> {
             if (ar.failed()) m.fail(500, ar.cause().getMessage());
             else m.reply(ar.result());

@@ -20,10 +20,12 @@ public interface LogBytes {
     long transferTo(long from, long to, java.nio.channels.WritableByteChannel out) throws IOException;
 
     /**
-     * Line starts near every multiple of {@code step}: for each, the offset just past the first
-     * newline at or after it, up to the durable length (the last bound is that length).
+     * Line starts every {@code step} bytes or so from {@code from}: for each {@code from + k * step},
+     * the offset just past the first newline at or after it, up to the durable length (the last
+     * bound is that length). Empty when {@code from} is not a line start of this log (nor 0) or
+     * not before its durable length: no whole lines begin there to compare.
      */
-    long[] lineBounds(long step) throws IOException;
+    long[] lineBounds(long from, long step) throws IOException;
 
     /**
      * A 64-bit digest (CRC-32C and CRC-32 together) of each range between consecutive
@@ -31,4 +33,14 @@ public interface LogBytes {
      * logs whose digests agree from 0 up to a bound hold the same bytes, hence the same records, up to it.
      */
     long[] digests(long from, long[] bounds) throws IOException;
+
+    /**
+     * For each of {@code bounds} (increasing, past {@code from}), the sum (modulo 2^64) of a hash
+     * of each whole line that starts at or after {@code from} and ends by that bound: equal sums
+     * mean the same lines, in whatever order. Null where the bound is not a line start here; the
+     * result ends with the last bound the durable log covers. {@code from} must be a line start.
+     * Two logs that take the same records in a slightly different order (a leader's and its
+     * replica's) agree on these where their bytes no longer do.
+     */
+    Long[] lineSums(long from, long[] bounds) throws IOException;
 }

@@ -39,15 +39,20 @@ final class LogFileBytes implements LogBytes {
         }
     }
 
-    @Override public long[] lineBounds(long step) throws IOException {
+    @Override public long[] lineBounds(long from, long step) throws IOException {
         if (step < 1) throw new IllegalArgumentException("step must be at least 1, got " + step);
         long end = durable.getAsLong();
-        long[] bounds = new long[(int) Math.min(Integer.MAX_VALUE - 8, end / step + 1)];
+        if (from < 0 || from >= end) return new long[0];
+        long[] bounds = new long[(int) Math.min(Integer.MAX_VALUE - 8, (end - from) / step + 1)];
         int n = 0;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer b = ByteBuffer.allocate(64 * 1024);
-            long last = 0;
-            for (long k = step; k < end; k += step) {
+            if (from > 0) {
+                b.limit(1);
+                if (in.read(b, from - 1) != 1 || b.get(0) != '\n') return new long[0];
+            }
+            long last = from;
+            for (long k = from + step; k < end; k += step) {
                 long at = Math.max(k, last);
                 long bound = -1;
                 while (bound < 0 && at < end) {
@@ -75,14 +80,16 @@ final class LogFileBytes implements LogBytes {
         long[] out = new long[bounds.length];
         int n = 0;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer b = ByteBuffer.allocateDirect(CHUNK);
+            // Sized to what is read: a round of a few kilobytes does not take a megabyte of direct memory.
+            long span = bounds.length == 0 ? 0 : Math.max(0, Math.min(end, bounds[bounds.length - 1]) - start);
+            ByteBuffer b = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(CHUNK, span)));
             long from = start;
             for (long to : bounds) {
                 if (to > end || to < from) break;
                 CRC32C c = new CRC32C();
                 CRC32 d = new CRC32();
                 for (long at = from; at < to; ) {
-                    b.clear().limit((int) Math.min(CHUNK, to - at));
+                    b.clear().limit((int) Math.min(b.capacity(), to - at));
                     readFully(in, b, at);
                     b.flip();
                     c.update(b.duplicate());
@@ -94,6 +101,54 @@ final class LogFileBytes implements LogBytes {
             }
         }
         return Arrays.copyOf(out, n);
+    }
+
+    @Override public Long[] lineSums(long start, long[] bounds) throws IOException {
+        long end = durable.getAsLong();
+        int covered = 0;
+        while (covered < bounds.length && bounds[covered] <= end) covered++;
+        Long[] out = new Long[covered];
+        if (covered == 0) return out;
+        // Each line's hash is its CRC-32C and CRC-32 together, as the digests are: a sum that
+        // agrees by accident is as unlikely as a digest that does, and both run at memory speed.
+        CRC32C c = new CRC32C();
+        CRC32 d = new CRC32();
+        long sum = 0;
+        boolean atLineStart = true;
+        int next = 0;
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            long last = bounds[covered - 1];
+            // Small: a round's sums are asked every few seconds, and a heap buffer of half a
+            // region or more is a humongous object, which costs a collection of its own.
+            ByteBuffer b = ByteBuffer.allocate((int) Math.max(1, Math.min(64 * 1024, last - start)));
+            for (long at = start; at < last; ) {
+                b.clear().limit((int) Math.min(b.capacity(), last - at));
+                readFully(in, b, at);
+                byte[] a = b.array();
+                int n = b.limit();
+                int lineFrom = 0;
+                for (int i = 0; i < n; i++) {
+                    // Bounds at this byte see the sums of the lines that ended before it.
+                    while (next < covered && bounds[next] == at + i) out[next++] = atLineStart ? sum : null;
+                    if (a[i] == '\n') {
+                        c.update(a, lineFrom, i - lineFrom);
+                        d.update(a, lineFrom, i - lineFrom);
+                        sum += c.getValue() << 32 | d.getValue();
+                        c.reset();
+                        d.reset();
+                        lineFrom = i + 1;
+                        atLineStart = true;
+                    } else {
+                        atLineStart = false;
+                    }
+                }
+                c.update(a, lineFrom, n - lineFrom);
+                d.update(a, lineFrom, n - lineFrom);
+                at += n;
+            }
+        }
+        while (next < covered) out[next++] = atLineStart ? sum : null;
+        return out;
     }
 
     private void readFully(FileChannel in, ByteBuffer into, long at) throws IOException {

@@ -109,13 +109,14 @@ class CatchUpTest {
         }
     }
 
-    @Test void logsThatDifferFromTheStartAreReadWhole() throws Exception {
+    @Test void logsThatHoldTheSameRecordsInAnotherOrderAreNotReadAgain() throws Exception {
         try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
              RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
             List<Measurement> batch = new ArrayList<>();
             for (long i = 0; i < 2500; i++) batch.add(ReconcileTest.m(i, "agent-there", 7_000));
             theirs.append(batch);
-            // The same records but the first, in another order: no byte range is shared.
+            // The same records but the first two swapped: no byte range from the start is shared,
+            // but past the second line both logs hold the same lines.
             mine.append(List.of(batch.get(1), batch.get(0)));
             mine.append(batch.subList(2, 2500));
             await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
@@ -123,17 +124,104 @@ class CatchUpTest {
             nodes.add("there");
             CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
             assertEquals(0L, await(copies.from("there")));
-            assertEquals(2, pages.get(), "every page read, none new");
+            assertEquals(1, pages.get(), "only the (empty) page after the lines both hold: all 2,500 would be two");
             assertEquals(2500, mine.count());
         }
     }
 
-    /** Counts the reads of record pages (not of digests) that reach the node's replica. */
+    @Test void logsThatHoldOtherRecordsAreReadWhole() throws Exception {
+        try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
+             RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
+            List<Measurement> batch = new ArrayList<>();
+            for (long i = 0; i < 2500; i++) batch.add(ReconcileTest.m(i, "agent-there", 7_000));
+            theirs.append(batch);
+            List<Measurement> others = new ArrayList<>();
+            for (long i = 0; i < 2500; i++) others.add(ReconcileTest.m(10_000 + i, "agent-here", 7_000));
+            mine.append(others);
+            await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
+            AtomicInteger pages = countPages("there");
+            nodes.add("there");
+            CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+            assertEquals(2500L, await(copies.from("there")));
+            assertEquals(2, pages.get(), "every page read");
+            assertEquals(5000, mine.count());
+        }
+    }
+
+    @Test void aLaterRoundReadsOnlyWhatDiffersFromThisLogAtTheSameOffsets() throws Exception {
+        try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
+             RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
+            await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
+            nodes.add("there");
+            CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+            assertEquals(0L, await(copies.from("there")), "a first round, with both logs empty, sets the cursor");
+            AtomicInteger pages = countPages("there");
+
+            // Both logs take the same records in the same order (the leader's own and its replica's
+            // copy), and the peer one more it has not copied yet.
+            List<Measurement> batch = new ArrayList<>();
+            for (long i = 0; i < 4100; i++) batch.add(ReconcileTest.m(i, "agent-there", 7_000));
+            theirs.append(batch);
+            mine.append(batch);
+            theirs.append(List.of(ReconcileTest.m(5000, "agent-there", 7_000)));
+            assertEquals(1L, await(copies.from("there")));
+            assertEquals(1, pages.get(), "only the page after the shared bytes: 4,101 records would be three");
+            assertEquals(4101, mine.count());
+
+            // This log ran ahead of the peer's (a leader reading its replica): nothing to read but the shared part's end.
+            pages.set(0);
+            mine.append(List.of(ReconcileTest.m(6000, "agent-there", 7_000), ReconcileTest.m(6001, "agent-there", 7_000)));
+            theirs.append(List.of(ReconcileTest.m(6000, "agent-there", 7_000)));
+            assertEquals(0L, await(copies.from("there")));
+            assertEquals(1, pages.get());
+            assertTrue(copies.caughtUp());
+
+            // The same records, but two reports landed in the other order here (as copies do): the lines
+            // agree past them, and the one record the peer has and this log lacks is still read.
+            pages.set(0);
+            List<Measurement> a = new ArrayList<>(), b = new ArrayList<>();
+            for (long i = 0; i < 2100; i++) a.add(ReconcileTest.m(7000 + i, "agent-there", 7_000));
+            for (long i = 0; i < 2100; i++) b.add(ReconcileTest.m(9500 + i, "agent-there", 7_000));
+            theirs.append(List.of(ReconcileTest.m(6001, "agent-there", 7_000)));
+            theirs.append(a);
+            theirs.append(b);
+            Measurement lacking = ReconcileTest.m(12_000, "agent-there", 7_000);
+            theirs.append(List.of(lacking));
+            mine.append(b);
+            mine.append(a);
+            assertEquals(1L, await(copies.from("there")));
+            assertTrue(mine.contains(lacking.recordId()));
+            assertEquals(1, pages.get(), "4,201 records would be three pages");
+        }
+    }
+
+    @Test void aCursorInsideOneOfThisLogsLinesComparesNothing() throws Exception {
+        try (RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
+            mine.append(List.of(ReconcileTest.m(1, "agent-here", 7_000), ReconcileTest.m(2, "agent-here", 7_000)));
+            long end = mine.bytes().length();
+            long[] whole = mine.bytes().lineBounds(0, 1);
+            assertEquals(2, whole.length, "two lines: two bounds, the last at the log's end");
+            assertEquals(end, whole[1]);
+            assertEquals(List.of(end), java.util.Arrays.stream(mine.bytes().lineBounds(whole[0], 1)).boxed().toList(), "from the second line's start");
+            assertEquals(0, mine.bytes().lineBounds(whole[0] - 5, 1).length, "inside the first line");
+            assertEquals(0, mine.bytes().lineBounds(end, 1).length, "at the end");
+            Long[] sums = mine.bytes().lineSums(0, new long[] {whole[0] - 5, whole[0], end, end + 1});
+            assertEquals(3, sums.length, "none past the durable end");
+            assertEquals(null, sums[0], "inside a line: no sum");
+            assertTrue(sums[1] != null && sums[2] != null && !sums[1].equals(sums[2]));
+            try (RecordLog swapped = new RecordLog(dir.resolve("swapped/records.jsonl"))) {
+                swapped.append(List.of(ReconcileTest.m(2, "agent-here", 7_000), ReconcileTest.m(1, "agent-here", 7_000)));
+                assertEquals(sums[2], swapped.bytes().lineSums(0, new long[] {end})[0], "the same lines in the other order: the same sum");
+            }
+        }
+    }
+
+    /** Counts the reads of record pages (not of digests or line sums) that reach the node's replica. */
     private AtomicInteger countPages(String node) {
         AtomicInteger pages = new AtomicInteger();
         vertx.eventBus().addInboundInterceptor(ctx -> {
             if (ctx.message().address().equals(ReplicaVerticle.readAddress(node)) && ctx.message().body() instanceof JsonObject j
-                    && !j.containsKey(ReplicaVerticle.DIGESTS)) pages.incrementAndGet();
+                    && !j.containsKey(ReplicaVerticle.DIGESTS) && !j.containsKey(ReplicaVerticle.LINE_SUMS)) pages.incrementAndGet();
             ctx.next();
         });
         return pages;
