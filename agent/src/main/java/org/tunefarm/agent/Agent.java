@@ -179,8 +179,8 @@ public final class Agent {
     }
 
     /**
-     * Measures a lease, reporting each result as it is taken, without waiting for the farm's
-     * answer before the next candidate ({@link ReportStream}). When the farm refuses a report (the
+     * Measures a lease, reporting each result as it is taken (at the pace the lease asks for),
+     * without waiting for the farm's answer before the next candidate ({@link ReportStream}). When the farm refuses a report (the
      * lease expired, another coordinator took the lead) the rest of the lease is abandoned: its
      * candidates are already back in the queue, so measuring them here would be wasted. When the
      * farm keeps a report but asks the agent to stop (its sweep was paused or cancelled), the rest
@@ -190,7 +190,8 @@ public final class Agent {
         currentLease = lease.leaseId();
         LOG.info(() -> "lease " + lease.leaseId() + ": " + lease.candidates().size() + " candidates of " + lease.key().id());
         ReportStream reports = new ReportStream((ms, done) -> report(link, lease, ms, done, 1, 200),
-                r -> reportContext.runOnContext(v -> r.run()), Thread.currentThread());
+                r -> reportContext.runOnContext(v -> r.run()), (ms, r) -> reportContext.runOnContext(v -> vertx.setTimer(ms, t -> r.run())),
+                lease.reportEveryMs(), Thread.currentThread());
         String stopped;
         try {
             runner.run(lease, reports::add);

@@ -21,6 +21,12 @@ import org.tunefarm.protocol.Ack;
  * answer that asks the agent to stop (its sweep was paused or cancelled): the measuring thread is
  * interrupted, and what it takes after that is not sent. The lease is reported done only after
  * every result was acknowledged.
+ *
+ * <p>A large farm also sets a pace ({@code Lease.reportEveryMs}): a report that carries results
+ * goes out no sooner than that after the previous one, and what is taken meanwhile waits for it.
+ * So 256 boards measuring 50 ms candidates send four results a report rather than one, and the
+ * leader pays a report's fixed cost a quarter as often. The measuring never waits for the pace, and
+ * once the batch has ended what waits goes at once.
  */
 final class ReportStream {
 
@@ -29,13 +35,25 @@ final class ReportStream {
         Future<Ack> send(List<Measurement> measurements, boolean done);
     }
 
+    /** Runs a task after a delay, off the measuring thread: where a report waits for its pace. */
+    interface Delay {
+        void after(long ms, Runnable task);
+    }
+
     private final Sender sender;
     /** Where reports are encoded and sent: not the measuring thread, whose time between candidates is the farm's overhead. */
     private final Executor sendOn;
     private final Thread measuring;
+    private final Delay delay;
+    private final long everyNs;
     private final List<Measurement> waiting = new ArrayList<>();
-    /** Whether a report is out. */
+    /** Whether a report is out, or due once the pace allows ({@link #paced}). */
     private boolean sending;
+    /** A report is due after a delay: the pace did not allow it yet. */
+    private boolean paced;
+    /** When the last report with results went out (System.nanoTime). */
+    private long lastSentNs;
+    private boolean sentAny;
     /** Whether the measuring thread is still in the lease, so an interrupt is meant for it. */
     private boolean running = true;
     private Exception failure;
@@ -50,18 +68,46 @@ final class ReportStream {
      * @param measuring the thread that measures the lease: interrupted when the farm stops it
      */
     ReportStream(Sender sender, Executor sendOn, Thread measuring) {
+        this(sender, sendOn, (ms, task) -> { throw new IllegalStateException("an unpaced stream waits for nothing"); }, 0, measuring);
+    }
+
+    /**
+     * @param delay   where a report that the pace holds back waits
+     * @param everyMs the least time between two reports with results ({@code Lease.reportEveryMs}); 0 for none
+     */
+    ReportStream(Sender sender, Executor sendOn, Delay delay, long everyMs, Thread measuring) {
         this.sender = sender;
         this.sendOn = sendOn;
+        this.delay = delay;
+        this.everyNs = everyMs * 1_000_000L;
         this.measuring = measuring;
     }
 
-    /** Queues a result and has it sent at once if no report is out; never waits for the farm, nor for the sending. */
+    /** Queues a result and has it sent if no report is out (once the pace allows); never waits for the farm, nor for the sending. */
     synchronized void add(Measurement m) {
         if (failure != null || stopped != null) return;
         waiting.add(m);
         if (sending) return;
         sending = true;
-        sendOn.execute(this::sendWaiting);
+        sendWhenPaced(sendOn);
+    }
+
+    /** Sends what waits through {@code now} if the pace allows it, else after the delay it still asks for. */
+    private void sendWhenPaced(Executor now) {
+        long wait = sentAny && running ? lastSentNs + everyNs - System.nanoTime() : 0;
+        if (wait <= 0) {
+            now.execute(this::sendWaiting);
+            return;
+        }
+        paced = true;
+        delay.after(Math.max(1, (wait + 999_999) / 1_000_000), this::pacedSend);
+    }
+
+    /** The pace allows the report held back now, unless the end of the batch sent it already. */
+    private synchronized void pacedSend() {
+        if (!paced) return;
+        paced = false;
+        sendWaiting();
     }
 
     /**
@@ -76,6 +122,10 @@ final class ReportStream {
         synchronized (this) {
             running = false;
             drained = new CompletableFuture<>();
+            if (paced) { // the batch is over: what the pace held back goes now
+                paced = false;
+                sendOn.execute(this::sendWaiting);
+            }
             if (!sending) drained.complete(null);
             wait = drained;
         }
@@ -109,6 +159,8 @@ final class ReportStream {
         List<Measurement> batch = List.copyOf(waiting);
         waiting.clear();
         reports++;
+        sentAny = true;
+        lastSentNs = System.nanoTime();
         Future<Ack> f;
         try {
             f = sender.send(batch, false);
@@ -132,7 +184,7 @@ final class ReportStream {
             if (running) measuring.interrupt(); // stops the batch after the candidate it is on
         } else if (!waiting.isEmpty()) {
             sending = true; // on the link's thread, where the answer came: the measuring thread is not held
-            sendWaiting();
+            sendWhenPaced(Runnable::run);
             return;
         }
         if (drained != null) drained.complete(null);

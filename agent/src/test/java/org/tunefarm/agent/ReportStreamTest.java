@@ -138,6 +138,45 @@ class ReportStreamTest {
         assertTrue(r.getMessage().contains("index: 0"), r.getMessage());
     }
 
+    /** At a pace, results taken soon after a report wait for the next one, and the end of the batch does not wait. */
+    @Test
+    void aPacedStreamHoldsResultsBackUntilThePaceAllowsButNotPastTheBatch() throws Exception {
+        List<Long> delays = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Runnable> due = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ReportStream s = new ReportStream(farm, Runnable::run, (ms, task) -> {
+            delays.add(ms);
+            due.add(task);
+        }, 60_000, Thread.currentThread());
+        s.add(m(0));
+        assertEquals(1, sent.size(), "the first result goes at once: nothing was sent before");
+        sent.get(0).answer().complete(Ack.ok(1));
+        s.add(m(1));
+        s.add(m(2));
+        assertEquals(1, sent.size(), "within the pace: held back");
+        assertEquals(1, due.size(), "one report is due, whatever is taken meanwhile");
+        assertTrue(delays.get(0) > 50_000 && delays.get(0) <= 60_000, "waits out the rest of the pace: " + delays);
+        due.get(0).run();
+        assertEquals(List.of(1L, 2L), sent.get(1).indexes());
+        sent.get(1).answer().complete(Ack.ok(2));
+
+        s.add(m(3));
+        assertEquals(2, due.size());
+        // The batch ends while result 3 waits for the pace: it goes at once, then done.
+        Thread answer = new Thread(() -> {
+            org.awaitility.Awaitility.await().until(() -> sent.size() == 3);
+            sent.get(2).answer().complete(Ack.ok(1));
+            org.awaitility.Awaitility.await().until(() -> sent.size() == 4);
+            sent.get(3).answer().complete(Ack.ok(0));
+        });
+        answer.start();
+        assertNull(s.finish(10_000));
+        answer.join();
+        assertEquals(List.of(3L), sent.get(2).indexes());
+        assertTrue(sent.get(3).done());
+        due.get(1).run(); // the pace's timer fires late: the report it was for is gone already
+        assertEquals(4, sent.size());
+    }
+
     private static Measurement m(long index) {
         return new Measurement("sweep", new KernelKey("sleep", Map.of("unitUs", 100), "fp32"), index, Map.of("a", 5), Status.OK, null, null,
                 null, null, "", "agent", "class", 0, 0, 0);

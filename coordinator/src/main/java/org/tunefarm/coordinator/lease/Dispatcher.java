@@ -74,6 +74,14 @@ public final class Dispatcher {
     public static final long RETIRE_AFTER_MS = 10 * 60_000L;
     /** Expired lease ids kept to explain a late report ("has expired"), newest kept; older ones read as unknown. */
     static final int EXPIRED_KEPT = 4096;
+    /**
+     * Reports per second the farm asks its agents to keep to, all together: each lease's
+     * {@link Lease#reportEveryMs} is the open leases times a thousand over this. Most of a report's
+     * cost on the leader (its parse, its event-bus hops, its place in a group commit, its copy to a
+     * peer, its answer) is per report, not per record; a few agents with short candidates report
+     * each result at once, 256 of them at 50 ms each every quarter second, four results a report.
+     */
+    static final long REPORTS_PER_SECOND = 1_000;
 
     private final LongSupplier clock;
     private final long heartbeatMs;
@@ -237,8 +245,9 @@ public final class Dispatcher {
                 // Every lease names the sweep's objective; only a sustained sweep's finalists run sustained.
                 double sustained = round > 0 && s.spec().objective() == Objective.SUSTAINED ? s.spec().sustainedSeconds() : 0;
                 long deadline = LeaseDeadline.of(now, cs.size(), s.spec().measure(), s.spec().fidelity(), sustained);
+                long reportEveryMs = Math.min(Lease.MAX_REPORT_EVERY_MS, (leases.size() + 1) * 1000L / REPORTS_PER_SECOND);
                 Lease lease = new Lease(UUID.randomUUID().toString(), s.id(), agentId, search.key(), cs, s.spec().measure(), deadline,
-                        round, s.spec().fidelity(), s.spec().objective(), sustained);
+                        round, s.spec().fidelity(), s.spec().objective(), sustained, reportEveryMs);
                 Map<Long, Lease.Candidate> open = new LinkedHashMap<>();
                 for (Lease.Candidate c : cs) open.put(c.index(), c);
                 leases.put(lease.leaseId(), new Held(lease, now, open));

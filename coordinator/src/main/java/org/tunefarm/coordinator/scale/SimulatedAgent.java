@@ -146,8 +146,9 @@ final class SimulatedAgent {
 
     /**
      * Measures a lease as the agent does: each candidate's time on a timer, one after another; each
-     * result is reported as it is taken, one report out at a time, and results taken while one is
-     * out go together in the next, so measuring never waits for the farm's acknowledgement. A
+     * result is reported as it is taken, one report out at a time and at the lease's pace, and
+     * results taken while one is out or held back go together in the next, so measuring never
+     * waits for the farm's acknowledgement. A
      * refusal or a stop from the farm ends the lease; the lease is reported done once every
      * result was acknowledged.
      */
@@ -163,6 +164,10 @@ final class SimulatedAgent {
         private final List<Measurement> waiting = new ArrayList<>();
         private final List<long[]> waitingTimes = new ArrayList<>();
         private boolean sending;
+        /** A report waits for the lease's pace ({@link Lease#reportEveryMs}), as the agent's stream holds it back. */
+        private boolean paced;
+        private long lastSentNs;
+        private boolean sentAny;
         private boolean over;
 
         LeaseRun(Lease lease) {
@@ -171,8 +176,8 @@ final class SimulatedAgent {
 
         void next() {
             if (over) return;
-            if (taken == lease.candidates().size() || stopping) {
-                if (!sending) finish();
+            if (ended()) {
+                if (!sending && !paced) finish();
                 return;
             }
             int i = taken;
@@ -183,8 +188,30 @@ final class SimulatedAgent {
                 waiting.add(measurement(lease, lease.candidates().get(i), i, startedAt, System.currentTimeMillis()));
                 waitingTimes.add(new long[] {start, System.nanoTime()});
                 taken++;
-                if (!sending) send();
+                sendWhenPaced();
                 next();
+            });
+        }
+
+        private boolean ended() {
+            return taken == lease.candidates().size() || stopping;
+        }
+
+        /** Sends what waits if no report is out and the pace allows; the end of the batch does not wait for the pace. */
+        private void sendWhenPaced() {
+            if (sending || waiting.isEmpty()) return;
+            long wait = sentAny && !ended() ? lastSentNs + lease.reportEveryMs() * 1_000_000L - System.nanoTime() : 0;
+            if (wait <= 0) {
+                paced = false;
+                send();
+                return;
+            }
+            if (paced) return;
+            paced = true;
+            vertx.setTimer(Math.max(1, (wait + 999_999) / 1_000_000), t -> {
+                if (!paced || over) return;
+                paced = false;
+                sendWhenPaced();
             });
         }
 
@@ -194,6 +221,8 @@ final class SimulatedAgent {
             waiting.clear();
             waitingTimes.clear();
             sending = true;
+            sentAny = true;
+            lastSentNs = System.nanoTime();
             link.request(Protocol.REPORT, new Report(id, lease.leaseId(), batch, false), REQUEST_TIMEOUT_MS).onComplete(ar -> {
                 sending = false;
                 if (over) return;
@@ -211,8 +240,8 @@ final class SimulatedAgent {
                     else pull();
                     return;
                 }
-                if (!waiting.isEmpty()) send();
-                else if (taken == lease.candidates().size() || stopping) finish();
+                if (!waiting.isEmpty()) sendWhenPaced();
+                else if (ended()) finish();
             });
         }
 
