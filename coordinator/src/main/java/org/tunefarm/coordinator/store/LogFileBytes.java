@@ -114,7 +114,7 @@ final class LogFileBytes implements LogBytes {
         CRC32C c = new CRC32C();
         CRC32 d = new CRC32();
         long sum = 0;
-        boolean atLineStart = true;
+        long lineStart = start;
         int next = 0;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
             long last = bounds[covered - 1];
@@ -126,28 +126,26 @@ final class LogFileBytes implements LogBytes {
                 readFully(in, b, at);
                 byte[] a = b.array();
                 int n = b.limit();
-                int lineFrom = 0;
+                int from = 0;
                 for (int i = 0; i < n; i++) {
-                    // Bounds at this byte see the sums of the lines that ended before it.
-                    while (next < covered && bounds[next] == at + i) out[next++] = atLineStart ? sum : null;
-                    if (a[i] == '\n') {
-                        c.update(a, lineFrom, i - lineFrom);
-                        d.update(a, lineFrom, i - lineFrom);
-                        sum += c.getValue() << 32 | d.getValue();
-                        c.reset();
-                        d.reset();
-                        lineFrom = i + 1;
-                        atLineStart = true;
-                    } else {
-                        atLineStart = false;
-                    }
+                    if (a[i] != '\n') continue;
+                    // A line ends here: the bounds up to it see the lines before it (a bound inside it is no line start).
+                    long q = at + i;
+                    for (; next < covered && bounds[next] <= q; next++) out[next] = bounds[next] == lineStart ? sum : null;
+                    c.update(a, from, i - from);
+                    d.update(a, from, i - from);
+                    sum += c.getValue() << 32 | d.getValue();
+                    c.reset();
+                    d.reset();
+                    from = i + 1;
+                    lineStart = q + 1;
                 }
-                c.update(a, lineFrom, n - lineFrom);
-                d.update(a, lineFrom, n - lineFrom);
+                c.update(a, from, n - from);
+                d.update(a, from, n - from);
                 at += n;
             }
         }
-        while (next < covered) out[next++] = atLineStart ? sum : null;
+        for (; next < covered; next++) out[next] = bounds[next] == lineStart ? sum : null;
         return out;
     }
 
