@@ -234,7 +234,8 @@ public final class Dispatcher {
             List<Search> searches = s.searches(a.deviceClass(), cores, vectorBits, a.profile().vectorRegisters(), now);
             if (begins) listener.classStarted(s, a.deviceClass(), a.profile(), cores, vectorBits, now);
             for (Search search : searches) {
-                List<Lease.Candidate> cs = search.take(sizer.size(agentId, s.id(), search.key().id(), s.spec()), now);
+                // Sized only where there may be something to lend: a sweep of many shapes has many spent searches.
+                List<Lease.Candidate> cs = search.mayLend(now) ? search.take(sizer.size(agentId, s.id(), search.key().id(), s.spec()), now) : List.of();
                 int round = 0;
                 if (cs.isEmpty()) {
                     Search.Finalists f = search.takeFinalists(agentId, now);

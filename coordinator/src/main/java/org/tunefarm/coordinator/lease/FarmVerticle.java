@@ -225,13 +225,16 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
 
     private Future<?> publishRestored(Restored restored) {
         for (SweepRun s : dispatcher.sweeps()) sweepChanged(s);
-        for (DeviceProfile p : restored.profiles()) profile(p);
+        for (DeviceProfile p : restored.profiles()) profile(p.deviceClass(), p);
         return table.publish(table.local().entries());
     }
 
-    /** Writes a class's profile to the cluster map, once per class while this leader leads. */
-    private void profile(DeviceProfile p) {
-        String deviceClass = p.deviceClass();
+    /**
+     * Writes a class's profile to the cluster map, once per class while this leader leads. The
+     * class is the caller's (an agent's entry keeps it): working it out again hashes the profile,
+     * and every heartbeat of every agent comes here.
+     */
+    private void profile(String deviceClass, DeviceProfile p) {
         if (!profiled.add(deviceClass)) return;
         classes.add(p).onFailure(t -> {
             profiled.remove(deviceClass); // the next registration of the class tries again
@@ -422,7 +425,7 @@ public final class FarmVerticle extends VerticleBase implements Dispatcher.Liste
     }
 
     @Override public void agentChanged(AgentInfo agent) {
-        if (agent.profile() != null) profile(agent.profile());
+        if (agent.profile() != null) profile(agent.deviceClass(), agent.profile());
         events.agent(agent);
         agentsPublished.changed(agent.agentId(), agent);
     }

@@ -145,11 +145,11 @@ public final class CatchUp {
             // and read (and parse) only from where they last agree, not every record a second time
             // each round. A comparison that fails costs only the shortcut: the round reads from the cursor.
             return sharedLines(peer, from).otherwise(from).compose(shared -> {
-                        cursors.put(peer, shared);
-                        Promise<Long> done = Promise.promise();
-                        copy(peer, shared, withSweeps, page(peer, ask(shared, withSweeps), 1), fresh, done);
-                        return done.future();
-                    });
+                cursors.put(peer, shared);
+                Promise<Long> done = Promise.promise();
+                copy(peer, shared, withSweeps, page(peer, ask(shared, withSweeps), 1), fresh, done);
+                return done.future();
+            });
         }
         Promise<Long> done = Promise.promise();
         copy(peer, from, withSweeps, page(peer, ask(from, withSweeps), 1), fresh, done);
@@ -165,14 +165,14 @@ public final class CatchUp {
     static final long TAIL_STEP = 256L << 10;
     static final int TAIL_BOUNDS = 256;
 
+    /** This log's line starts and its line sums up to each. */
+    private record LineSums(long[] bounds, Long[] sums) {}
+
     /**
      * The last of this log's line starts from {@code from} up to which the peer's log, from the
      * same offset, holds the same lines (its {@link ReplicaVerticle#LINE_SUMS line sums} agree);
      * {@code from} where none does. A peer that does not answer sums is read from {@code from}.
      */
-    /** This log's line starts and its line sums up to each. */
-    private record LineSums(long[] bounds, Long[] sums) {}
-
     private Future<Long> sharedLines(String peer, long from) {
         return vertx.executeBlocking(() -> {
             long[] bounds = records.bytes().lineBounds(from, TAIL_STEP);
@@ -195,6 +195,7 @@ public final class CatchUp {
             });
         });
     }
+
     /** Ranges of about this many bytes are compared at a time: a long history's prefix is some hundred of them. */
     static final long PREFIX_STEP = 64L << 20;
     /** Ranges asked for in one request, so one answer reads a gigabyte at most. */
@@ -222,9 +223,7 @@ public final class CatchUp {
                 new JsonObject().put("from", shared).put(ReplicaVerticle.DIGESTS, asked), new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS)).compose(reply -> {
             JsonArray t = reply.body().getJsonArray(ReplicaVerticle.DIGESTS);
             if (t == null) {
-                // Said once, at the first read: every later round would say it again.
-                LOG.log(shared == 0 ? java.util.logging.Level.INFO : java.util.logging.Level.FINE,
-                        () -> "reading coordinator " + peer + "'s log from " + shared + ": it does not compare digests (an older version)");
+                LOG.info("reading coordinator " + peer + "'s log from " + shared + ": it does not compare digests (an older version)");
                 return Future.succeededFuture(shared);
             }
             long[] theirs = new long[t.size()];

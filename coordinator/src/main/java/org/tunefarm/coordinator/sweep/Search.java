@@ -115,6 +115,15 @@ public final class Search {
     /** When exploring stops (epoch ms), fixed when the class's searches began; 0 for no time budget. */
     public long endsAt() { return endsAt; }
 
+    /**
+     * Whether {@link #take} may lend anything now: false when it would surely come back empty (no
+     * baseline or returned candidate waits, and the budget, the strategy or the time is spent), so
+     * a pull need not size a lease for it.
+     */
+    public boolean mayLend(long now) {
+        return (!baselineRecorded && !baselineOut) || !retry.isEmpty() || (budgetLeft() > 0 && !exhausted && (endsAt == 0 || now < endsAt));
+    }
+
     /** Up to n candidates to lend out: the baseline first, then returned ones, then new proposals. */
     public List<Candidate> take(int n, long now) {
         List<Candidate> out = new ArrayList<>();
