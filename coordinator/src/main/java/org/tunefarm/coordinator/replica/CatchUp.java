@@ -41,6 +41,13 @@ public final class CatchUp {
     private final SweepLog sweeps;
     /** Per peer node: the offset in its record log up to which this coordinator has read. */
     private final Map<String, Long> cursors = new ConcurrentHashMap<>();
+    /**
+     * Per peer node: an offset at or before its cursor where both logs begin a line (where their
+     * line sums, or their bytes, last agreed). A cursor at the end of what the peer had is often
+     * inside a line of this log (its copies arrived in another order, or are still on their way
+     * here), so a round compares from here instead.
+     */
+    private final Map<String, Long> anchors = new ConcurrentHashMap<>();
     private final Map<String, Future<Long>> running = new ConcurrentHashMap<>();
     /** Peers whose log this coordinator has read to the end since they (re)joined. */
     private final Set<String> synced = ConcurrentHashMap.newKeySet();
@@ -64,6 +71,7 @@ public final class CatchUp {
     /** This coordinator's log holds the peer's log up to {@code offset} already ({@link LogSeed}): reading goes on from there. */
     public void resumeAt(String peer, long offset) {
         cursors.put(peer, offset);
+        anchors.put(peer, offset); // the same bytes up to it
     }
 
     /** A member joined or came back: until its log is read, this coordinator is not caught up with it. */
@@ -135,6 +143,7 @@ public final class CatchUp {
             // a copy made at start, a coordinator back from a restart): skip what both hold.
             return sharedPrefix(peer).compose(shared -> {
                 cursors.putIfAbsent(peer, shared);
+                anchors.put(peer, shared);
                 return readFrom(peer, withSweeps, fresh);
             });
         }
@@ -165,32 +174,44 @@ public final class CatchUp {
     static final long TAIL_STEP = 256L << 10;
     static final int TAIL_BOUNDS = 256;
 
-    /** This log's line starts and its line sums up to each. */
-    private record LineSums(long[] bounds, Long[] sums) {}
+    /** This log's line starts from {@code start} and its line sums from there up to each. */
+    private record LineSums(long start, long[] bounds, Long[] sums) {}
 
     /**
      * The last of this log's line starts from {@code from} up to which the peer's log, from the
      * same offset, holds the same lines (its {@link ReplicaVerticle#LINE_SUMS line sums} agree);
-     * {@code from} where none does. A peer that does not answer sums is read from {@code from}.
+     * {@code from} where none does. Where {@code from} is inside one of this log's lines, the sums
+     * run from the peer's {@link #anchors anchor} instead: lines that agree from there include those
+     * from the cursor. A peer that does not answer sums is read from {@code from}.
      */
     private Future<Long> sharedLines(String peer, long from) {
+        // 0 begins a line in both logs.
+        long anchor = anchors.getOrDefault(peer, 0L);
         return vertx.executeBlocking(() -> {
-            long[] bounds = records.bytes().lineBounds(from, TAIL_STEP);
-            if (bounds.length > TAIL_BOUNDS) bounds = java.util.Arrays.copyOf(bounds, TAIL_BOUNDS);
-            return new LineSums(bounds, records.bytes().lineSums(from, bounds));
+            long start = from;
+            long[] bounds = records.bytes().lineBounds(from, TAIL_STEP, TAIL_BOUNDS);
+            // The cursor is inside one of this log's lines: from the anchor, if it is near enough to reach past the cursor.
+            if (bounds.length == 0 && anchor < from && from - anchor < TAIL_STEP * TAIL_BOUNDS / 2) {
+                start = anchor;
+                bounds = records.bytes().lineBounds(anchor, TAIL_STEP, TAIL_BOUNDS);
+            }
+            return new LineSums(start, bounds, records.bytes().lineSums(start, bounds));
         }).compose(mine -> {
             long[] bounds = mine.bounds();
             Long[] sums = mine.sums();
             if (bounds.length == 0) return Future.succeededFuture(from);
             JsonArray asked = new JsonArray();
             for (long b : bounds) asked.add(b);
-            return vertx.eventBus().<JsonObject>request(ReplicaVerticle.readAddress(peer), new JsonObject().put("from", from).put(ReplicaVerticle.LINE_SUMS, asked),
+            return vertx.eventBus().<JsonObject>request(ReplicaVerticle.readAddress(peer), new JsonObject().put("from", mine.start()).put(ReplicaVerticle.LINE_SUMS, asked),
                     new DeliveryOptions().setSendTimeout(PAGE_TIMEOUT_MS)).map(reply -> {
                 JsonArray theirs = reply.body().getJsonArray(ReplicaVerticle.LINE_SUMS);
-                long reached = from;
+                long reached = -1;
                 for (int i = 0; theirs != null && i < Math.min(theirs.size(), sums.length); i++) {
                     if (sums[i] != null && sums[i].equals(theirs.getLong(i))) reached = bounds[i];
                 }
+                // Lines that agree end before the cursor: the round still reads from the cursor.
+                if (reached < from) return from;
+                anchors.put(peer, reached);
                 return reached;
             });
         });
@@ -210,7 +231,7 @@ public final class CatchUp {
      * cannot be asked yet fails the read, which the next round tries again.
      */
     private Future<Long> sharedPrefix(String peer) {
-        return vertx.executeBlocking(() -> records.bytes().lineBounds(0, PREFIX_STEP)).compose(bounds -> sharedPrefix(peer, bounds, 0, 0L));
+        return vertx.executeBlocking(() -> records.bytes().lineBounds(0, PREFIX_STEP, Integer.MAX_VALUE)).compose(bounds -> sharedPrefix(peer, bounds, 0, 0L));
     }
 
     private Future<Long> sharedPrefix(String peer, long[] bounds, int at, long shared) {
@@ -263,6 +284,7 @@ public final class CatchUp {
             if (p.end() < from) {
                 // The peer's log is shorter than what was read from it: it is not the same log. Start over.
                 cursors.put(peer, 0L);
+                anchors.remove(peer);
                 readFrom(peer, withSweeps, fresh).onComplete(done);
                 return;
             }

@@ -22,10 +22,10 @@ public interface LogBytes {
     /**
      * Line starts every {@code step} bytes or so from {@code from}: for each {@code from + k * step},
      * the offset just past the first newline at or after it, up to the durable length (the last
-     * bound is that length). Empty when {@code from} is not a line start of this log (nor 0) or
-     * not before its durable length: no whole lines begin there to compare.
+     * bound is that length), and at most {@code max} of them. Empty when {@code from} is not a line
+     * start of this log (nor 0) or not before its durable length: no whole lines begin there to compare.
      */
-    long[] lineBounds(long from, long step) throws IOException;
+    long[] lineBounds(long from, long step, int max) throws IOException;
 
     /**
      * A 64-bit digest (CRC-32C and CRC-32 together) of each range between consecutive

@@ -39,11 +39,11 @@ final class LogFileBytes implements LogBytes {
         }
     }
 
-    @Override public long[] lineBounds(long from, long step) throws IOException {
+    @Override public long[] lineBounds(long from, long step, int max) throws IOException {
         if (step < 1) throw new IllegalArgumentException("step must be at least 1, got " + step);
         long end = durable.getAsLong();
-        if (from < 0 || from >= end) return new long[0];
-        long[] bounds = new long[(int) Math.min(Integer.MAX_VALUE - 8, (end - from) / step + 1)];
+        if (from < 0 || from >= end || max < 1) return new long[0];
+        long[] bounds = new long[(int) Math.min(Math.min(Integer.MAX_VALUE - 8, max), (end - from) / step + 1)];
         int n = 0;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer b = ByteBuffer.allocate(64 * 1024);
@@ -69,6 +69,7 @@ final class LogFileBytes implements LogBytes {
                 }
                 if (bound < 0 || bound >= end) break;
                 if (bound > last) bounds[n++] = last = bound;
+                if (n == bounds.length) return bounds;
             }
         }
         bounds[n++] = end;

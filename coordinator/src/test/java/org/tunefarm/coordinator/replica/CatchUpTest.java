@@ -195,16 +195,43 @@ class CatchUpTest {
         }
     }
 
-    @Test void aCursorInsideOneOfThisLogsLinesComparesNothing() throws Exception {
+    @Test void aCursorInsideOneOfThisLogsLinesComparesFromWhereBothLogsLastAgreed() throws Exception {
+        try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
+             RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
+            await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
+            nodes.add("there");
+            CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+            assertEquals(0L, await(copies.from("there")));
+            // A leader reading its replica: this log holds a record (7) the replica has not got yet, ahead of one (8)
+            // the replica has; so the replica's end, the cursor after this round, is inside one of this log's lines.
+            Measurement shortLine = ReconcileTest.m(8, "a", 7_000), longLine = ReconcileTest.m(7, "agent-with-a-longer-name", 7_000);
+            theirs.append(List.of(ReconcileTest.m(1, "agent-there", 7_000), shortLine));
+            mine.append(List.of(ReconcileTest.m(1, "agent-there", 7_000), longLine, shortLine));
+            assertEquals(0L, await(copies.from("there")));
+            // The copy arrives, and both logs take the same 2,100 records.
+            theirs.append(List.of(longLine));
+            List<Measurement> batch = new ArrayList<>();
+            for (long i = 0; i < 2100; i++) batch.add(ReconcileTest.m(100 + i, "agent-there", 7_000));
+            theirs.append(batch);
+            mine.append(batch);
+            AtomicInteger pages = countPages("there");
+            assertEquals(0L, await(copies.from("there")));
+            assertEquals(1, pages.get(), "compared from the last common line start: 2,101 records would be two pages");
+            assertTrue(copies.caughtUp());
+        }
+    }
+
+    @Test void lineBoundsAndSumsBeginOnlyAtALineStart() throws Exception {
         try (RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
             mine.append(List.of(ReconcileTest.m(1, "agent-here", 7_000), ReconcileTest.m(2, "agent-here", 7_000)));
             long end = mine.bytes().length();
-            long[] whole = mine.bytes().lineBounds(0, 1);
+            long[] whole = mine.bytes().lineBounds(0, 1, Integer.MAX_VALUE);
             assertEquals(2, whole.length, "two lines: two bounds, the last at the log's end");
             assertEquals(end, whole[1]);
-            assertEquals(List.of(end), java.util.Arrays.stream(mine.bytes().lineBounds(whole[0], 1)).boxed().toList(), "from the second line's start");
-            assertEquals(0, mine.bytes().lineBounds(whole[0] - 5, 1).length, "inside the first line");
-            assertEquals(0, mine.bytes().lineBounds(end, 1).length, "at the end");
+            assertEquals(List.of(end), java.util.Arrays.stream(mine.bytes().lineBounds(whole[0], 1, Integer.MAX_VALUE)).boxed().toList(), "from the second line's start");
+            assertEquals(0, mine.bytes().lineBounds(whole[0] - 5, 1, Integer.MAX_VALUE).length, "inside the first line");
+            assertEquals(0, mine.bytes().lineBounds(end, 1, Integer.MAX_VALUE).length, "at the end");
+            assertEquals(List.of(whole[0]), java.util.Arrays.stream(mine.bytes().lineBounds(0, 1, 1)).boxed().toList(), "at most one");
             Long[] sums = mine.bytes().lineSums(0, new long[] {whole[0] - 5, whole[0], end, end + 1});
             assertEquals(3, sums.length, "none past the durable end");
             assertEquals(null, sums[0], "inside a line: no sum");
