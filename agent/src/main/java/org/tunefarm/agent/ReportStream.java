@@ -65,15 +65,9 @@ final class ReportStream {
     /**
      * @param sendOn    runs the sending of a report (its encoding and write), so the measuring
      *                  thread only queues its result
+     * @param delay     where a report that the pace holds back waits
+     * @param everyMs   the least time between two reports with results ({@code Lease.reportEveryMs}); 0 for none
      * @param measuring the thread that measures the lease: interrupted when the farm stops it
-     */
-    ReportStream(Sender sender, Executor sendOn, Thread measuring) {
-        this(sender, sendOn, (ms, task) -> { throw new IllegalStateException("an unpaced stream waits for nothing"); }, 0, measuring);
-    }
-
-    /**
-     * @param delay   where a report that the pace holds back waits
-     * @param everyMs the least time between two reports with results ({@code Lease.reportEveryMs}); 0 for none
      */
     ReportStream(Sender sender, Executor sendOn, Delay delay, long everyMs, Thread measuring) {
         this.sender = sender;

@@ -37,7 +37,7 @@ class ReportStreamTest {
 
     @Test
     void resultsTakenWhileAReportIsOutGoTogetherInTheNextAndDoneComesLast() throws Exception {
-        ReportStream s = new ReportStream(farm, Runnable::run, Thread.currentThread());
+        ReportStream s = unpaced(farm, Runnable::run);
         s.add(m(0));
         s.add(m(1)); // the farm has not answered: nothing waits for it, and nothing more is sent
         s.add(m(2));
@@ -79,7 +79,7 @@ class ReportStreamTest {
             sendingThreads.add(Thread.currentThread());
             return farm.send(ms, done);
         };
-        ReportStream s = new ReportStream(recording, tasks::add, Thread.currentThread());
+        ReportStream s = unpaced(recording, tasks::add);
         s.add(m(0));
         s.add(m(1));
         assertEquals(0, sent.size(), "nothing is sent on the measuring thread");
@@ -105,7 +105,7 @@ class ReportStreamTest {
 
     @Test
     void aFarmThatStopsTheLeaseInterruptsTheMeasuringAndGetsNothingMore() throws Exception {
-        ReportStream s = new ReportStream(farm, Runnable::run, Thread.currentThread());
+        ReportStream s = unpaced(farm, Runnable::run);
         s.add(m(0));
         s.add(m(1));
         sent.get(0).answer().complete(Ack.stop(1, "sweep paused"));
@@ -119,7 +119,7 @@ class ReportStreamTest {
 
     @Test
     void aRefusedReportEndsTheLeaseWithTheRefusal() {
-        ReportStream s = new ReportStream(farm, Runnable::run, Thread.currentThread());
+        ReportStream s = unpaced(farm, Runnable::run);
         s.add(m(0));
         s.add(m(1));
         sent.get(0).answer().fail(new BridgeClient.FarmRefusal(409, "lease: expired"));
@@ -131,7 +131,7 @@ class ReportStreamTest {
 
     @Test
     void aNotOkAnswerIsARefusalToo() {
-        ReportStream s = new ReportStream(farm, Runnable::run, Thread.currentThread());
+        ReportStream s = unpaced(farm, Runnable::run);
         s.add(m(0));
         sent.get(0).answer().complete(Ack.refused("index: 0 is not in this lease"));
         BridgeClient.FarmRefusal r = assertThrows(BridgeClient.FarmRefusal.class, () -> s.finish(10_000));
@@ -175,6 +175,12 @@ class ReportStreamTest {
         assertTrue(sent.get(3).done());
         due.get(1).run(); // the pace's timer fires late: the report it was for is gone already
         assertEquals(4, sent.size());
+    }
+
+    /** A stream without a pace (a lease from a small farm): it never asks for a delay. */
+    private static ReportStream unpaced(ReportStream.Sender sender, java.util.concurrent.Executor sendOn) {
+        return new ReportStream(sender, sendOn, (ms, task) -> { throw new AssertionError("an unpaced stream waits for nothing"); }, 0,
+                Thread.currentThread());
     }
 
     private static Measurement m(long index) {
