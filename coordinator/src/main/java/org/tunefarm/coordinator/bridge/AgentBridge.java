@@ -76,12 +76,12 @@ public final class AgentBridge {
     }
 
     /**
-     * Listens with one {@link BridgeServer} per event loop ({@code instances} of them), so agents'
-     * connections spread over the loops instead of sharing one.
+     * Listens with one {@link BridgeServer} per event loop (Vert.x's default number of them), so
+     * agents' connections spread over the loops instead of sharing one.
      *
      * @param port the port, or 0 for one the system picks (shared by every instance)
      */
-    public Future<AgentBridge> listen(String host, int port, int instances) {
+    public Future<AgentBridge> listen(String host, int port) {
         // Port 0 would give each instance a port of its own; -1 is Vert.x's "one random port, shared".
         NetServerOptions options = new NetServerOptions().setHost(host).setPort(port == 0 ? -1 : port)
                 .setIdleTimeout((int) IDLE_TIMEOUT_S).setIdleTimeoutUnit(TimeUnit.SECONDS).setTcpNoDelay(true);
@@ -90,15 +90,10 @@ public final class AgentBridge {
             BridgeServer s = new BridgeServer(options, this::accept);
             servers.add(s);
             return s;
-        }, new DeploymentOptions().setInstances(instances)).map(id -> {
+        }, new DeploymentOptions().setInstances(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE)).map(id -> {
             deployment = id;
             return this;
         });
-    }
-
-    /** As {@link #listen(String, int, int)}, with an instance on each of Vert.x's default event loops. */
-    public Future<AgentBridge> listen(String host, int port) {
-        return listen(host, port, VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE);
     }
 
     private void accept(NetSocket socket) {
