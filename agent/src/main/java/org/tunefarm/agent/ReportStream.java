@@ -51,9 +51,8 @@ final class ReportStream {
     private boolean sending;
     /** A report is due after a delay: the pace did not allow it yet. */
     private boolean paced;
-    /** When the last report with results went out (System.nanoTime). */
+    /** When the last report with results went out (System.nanoTime); at first, a pace ago, so the first goes at once. */
     private long lastSentNs;
-    private boolean sentAny;
     /** Whether the measuring thread is still in the lease, so an interrupt is meant for it. */
     private boolean running = true;
     private Exception failure;
@@ -74,6 +73,7 @@ final class ReportStream {
         this.sendOn = sendOn;
         this.delay = delay;
         this.everyNs = everyMs * 1_000_000L;
+        this.lastSentNs = System.nanoTime() - everyNs;
         this.measuring = measuring;
     }
 
@@ -88,7 +88,7 @@ final class ReportStream {
 
     /** Sends what waits through {@code now} if the pace allows it, else after the delay it still asks for. */
     private void sendWhenPaced(Executor now) {
-        long wait = sentAny && running ? lastSentNs + everyNs - System.nanoTime() : 0;
+        long wait = running ? lastSentNs + everyNs - System.nanoTime() : 0;
         if (wait <= 0) {
             now.execute(this::sendWaiting);
             return;
@@ -153,7 +153,6 @@ final class ReportStream {
         List<Measurement> batch = List.copyOf(waiting);
         waiting.clear();
         reports++;
-        sentAny = true;
         lastSentNs = System.nanoTime();
         Future<Ack> f;
         try {

@@ -148,21 +148,17 @@ public final class CatchUp {
             });
         }
         long from = cursors.getOrDefault(peer, 0L);
-        if (from < records.bytes().length()) {
-            // What the peer appended since is most often what this log appended too (the leader and
-            // the replica it copies to), if not always in the same order: compare line sums first,
-            // and read (and parse) only from where they last agree, not every record a second time
-            // each round. A comparison that fails costs only the shortcut: the round reads from the cursor.
-            return sharedLines(peer, from).otherwise(from).compose(shared -> {
-                cursors.put(peer, shared);
-                Promise<Long> done = Promise.promise();
-                copy(peer, shared, withSweeps, page(peer, ask(shared, withSweeps), 1), fresh, done);
-                return done.future();
-            });
-        }
-        Promise<Long> done = Promise.promise();
-        copy(peer, from, withSweeps, page(peer, ask(from, withSweeps), 1), fresh, done);
-        return done.future();
+        // What the peer appended since is most often what this log appended too (the leader and
+        // the replica it copies to), if not always in the same order: compare line sums first,
+        // and read (and parse) only from where they last agree, not every record a second time
+        // each round. A comparison that fails costs only the shortcut: the round reads from the cursor.
+        Future<Long> start = from < records.bytes().length() ? sharedLines(peer, from).otherwise(from) : Future.succeededFuture(from);
+        return start.compose(at -> {
+            cursors.put(peer, at);
+            Promise<Long> done = Promise.promise();
+            copy(peer, at, withSweeps, page(peer, ask(at, withSweeps), 1), fresh, done);
+            return done.future();
+        });
     }
 
     /**

@@ -148,9 +148,8 @@ final class SimulatedAgent {
      * Measures a lease as the agent does: each candidate's time on a timer, one after another; each
      * result is reported as it is taken, one report out at a time and at the lease's pace, and
      * results taken while one is out or held back go together in the next, so measuring never
-     * waits for the farm's acknowledgement. A
-     * refusal or a stop from the farm ends the lease; the lease is reported done once every
-     * result was acknowledged.
+     * waits for the farm's acknowledgement. A refusal or a stop from the farm ends the lease; the
+     * lease is reported done once every result was acknowledged.
      */
     private void measure(Lease lease) {
         new LeaseRun(lease).next();
@@ -166,12 +165,13 @@ final class SimulatedAgent {
         private boolean sending;
         /** A report waits for the lease's pace ({@link Lease#reportEveryMs}), as the agent's stream holds it back. */
         private boolean paced;
+        /** When the last report with results went out; at first, a pace ago, so the first goes at once. */
         private long lastSentNs;
-        private boolean sentAny;
         private boolean over;
 
         LeaseRun(Lease lease) {
             this.lease = lease;
+            this.lastSentNs = System.nanoTime() - lease.reportEveryMs() * 1_000_000L;
         }
 
         void next() {
@@ -200,7 +200,7 @@ final class SimulatedAgent {
         /** Sends what waits if no report is out and the pace allows; the end of the batch does not wait for the pace. */
         private void sendWhenPaced() {
             if (sending || waiting.isEmpty()) return;
-            long wait = sentAny && !ended() ? lastSentNs + lease.reportEveryMs() * 1_000_000L - System.nanoTime() : 0;
+            long wait = ended() ? 0 : lastSentNs + lease.reportEveryMs() * 1_000_000L - System.nanoTime();
             if (wait <= 0) {
                 paced = false;
                 send();
@@ -221,7 +221,6 @@ final class SimulatedAgent {
             waiting.clear();
             waitingTimes.clear();
             sending = true;
-            sentAny = true;
             lastSentNs = System.nanoTime();
             link.request(Protocol.REPORT, new Report(id, lease.leaseId(), batch, false), REQUEST_TIMEOUT_MS).onComplete(ar -> {
                 sending = false;

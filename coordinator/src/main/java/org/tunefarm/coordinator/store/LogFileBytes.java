@@ -81,16 +81,14 @@ final class LogFileBytes implements LogBytes {
         long[] out = new long[bounds.length];
         int n = 0;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            // Sized to what is read: a round of a few kilobytes does not take a megabyte of direct memory.
-            long span = bounds.length == 0 ? 0 : Math.max(0, Math.min(end, bounds[bounds.length - 1]) - start);
-            ByteBuffer b = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(CHUNK, span)));
+            ByteBuffer b = ByteBuffer.allocateDirect(CHUNK);
             long from = start;
             for (long to : bounds) {
                 if (to > end || to < from) break;
                 CRC32C c = new CRC32C();
                 CRC32 d = new CRC32();
                 for (long at = from; at < to; ) {
-                    b.clear().limit((int) Math.min(b.capacity(), to - at));
+                    b.clear().limit((int) Math.min(CHUNK, to - at));
                     readFully(in, b, at);
                     b.flip();
                     c.update(b.duplicate());

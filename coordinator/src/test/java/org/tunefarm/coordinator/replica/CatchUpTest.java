@@ -112,17 +112,14 @@ class CatchUpTest {
     @Test void logsThatHoldTheSameRecordsInAnotherOrderAreNotReadAgain() throws Exception {
         try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
              RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
-            List<Measurement> batch = new ArrayList<>();
-            for (long i = 0; i < 2500; i++) batch.add(ReconcileTest.m(i, "agent-there", 7_000));
+            List<Measurement> batch = records(0, 2500);
             theirs.append(batch);
             // The same records but the first two swapped: no byte range from the start is shared,
             // but past the second line both logs hold the same lines.
             mine.append(List.of(batch.get(1), batch.get(0)));
             mine.append(batch.subList(2, 2500));
-            await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
+            CatchUp copies = copiesFromThere(theirs, mine);
             AtomicInteger pages = countPages("there");
-            nodes.add("there");
-            CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
             assertEquals(0L, await(copies.from("there")));
             assertEquals(1, pages.get(), "only the (empty) page after the lines both hold: all 2,500 would be two");
             assertEquals(2500, mine.count());
@@ -132,35 +129,26 @@ class CatchUpTest {
     @Test void logsThatHoldOtherRecordsAreReadWhole() throws Exception {
         try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
              RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
-            List<Measurement> batch = new ArrayList<>();
-            for (long i = 0; i < 2500; i++) batch.add(ReconcileTest.m(i, "agent-there", 7_000));
-            theirs.append(batch);
-            List<Measurement> others = new ArrayList<>();
-            for (long i = 0; i < 2500; i++) others.add(ReconcileTest.m(10_000 + i, "agent-here", 7_000));
-            mine.append(others);
-            await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
+            theirs.append(records(0, 2500));
+            mine.append(records(10_000, 2500)); // other candidates: other record ids
+            CatchUp copies = copiesFromThere(theirs, mine);
             AtomicInteger pages = countPages("there");
-            nodes.add("there");
-            CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
             assertEquals(2500L, await(copies.from("there")));
             assertEquals(2, pages.get(), "every page read");
             assertEquals(5000, mine.count());
         }
     }
 
-    @Test void aLaterRoundReadsOnlyWhatDiffersFromThisLogAtTheSameOffsets() throws Exception {
+    @Test void aLaterRoundReadsOnlyPastTheLinesBothLogsHold() throws Exception {
         try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
              RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
-            await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
-            nodes.add("there");
-            CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+            CatchUp copies = copiesFromThere(theirs, mine);
             assertEquals(0L, await(copies.from("there")), "a first round, with both logs empty, sets the cursor");
             AtomicInteger pages = countPages("there");
 
             // Both logs take the same records in the same order (the leader's own and its replica's
             // copy), and the peer one more it has not copied yet.
-            List<Measurement> batch = new ArrayList<>();
-            for (long i = 0; i < 4100; i++) batch.add(ReconcileTest.m(i, "agent-there", 7_000));
+            List<Measurement> batch = records(0, 4100);
             theirs.append(batch);
             mine.append(batch);
             theirs.append(List.of(ReconcileTest.m(5000, "agent-there", 7_000)));
@@ -179,9 +167,7 @@ class CatchUpTest {
             // The same records, but two reports landed in the other order here (as copies do): the lines
             // agree past them, and the one record the peer has and this log lacks is still read.
             pages.set(0);
-            List<Measurement> a = new ArrayList<>(), b = new ArrayList<>();
-            for (long i = 0; i < 2100; i++) a.add(ReconcileTest.m(7000 + i, "agent-there", 7_000));
-            for (long i = 0; i < 2100; i++) b.add(ReconcileTest.m(9500 + i, "agent-there", 7_000));
+            List<Measurement> a = records(7000, 2100), b = records(9500, 2100);
             theirs.append(List.of(ReconcileTest.m(6001, "agent-there", 7_000)));
             theirs.append(a);
             theirs.append(b);
@@ -198,9 +184,7 @@ class CatchUpTest {
     @Test void aCursorInsideOneOfThisLogsLinesComparesFromWhereBothLogsLastAgreed() throws Exception {
         try (RecordLog theirs = new RecordLog(dir.resolve("there/records.jsonl"));
              RecordLog mine = new RecordLog(dir.resolve("here/records.jsonl"))) {
-            await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
-            nodes.add("there");
-            CatchUp copies = new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+            CatchUp copies = copiesFromThere(theirs, mine);
             assertEquals(0L, await(copies.from("there")));
             // A leader reading its replica: this log holds a record (7) the replica has not got yet, ahead of one (8)
             // the replica has; so the replica's end, the cursor after this round, is inside one of this log's lines.
@@ -210,8 +194,7 @@ class CatchUpTest {
             assertEquals(0L, await(copies.from("there")));
             // The copy arrives, and both logs take the same 2,100 records.
             theirs.append(List.of(longLine));
-            List<Measurement> batch = new ArrayList<>();
-            for (long i = 0; i < 2100; i++) batch.add(ReconcileTest.m(100 + i, "agent-there", 7_000));
+            List<Measurement> batch = records(100, 2100);
             theirs.append(batch);
             mine.append(batch);
             AtomicInteger pages = countPages("there");
@@ -241,6 +224,20 @@ class CatchUpTest {
                 assertEquals(sums[2], swapped.bytes().lineSums(0, new long[] {end})[0], "the same lines in the other order: the same sum");
             }
         }
+    }
+
+    /** A peer, "there", whose replica answers for {@code theirs}, and this coordinator's copies of it into {@code mine}. */
+    private CatchUp copiesFromThere(RecordLog theirs, RecordLog mine) throws Exception {
+        await(vertx.deployVerticle(new ReplicaVerticle("there", theirs, new SweepLog(dir.resolve("there/sweeps.jsonl")))));
+        nodes.add("there");
+        return new CatchUp(vertx, "here", () -> nodes, mine, new SweepLog(dir.resolve("here/sweeps.jsonl")));
+    }
+
+    /** {@code n} records of consecutive candidates from {@code first}. */
+    private static List<Measurement> records(long first, int n) {
+        List<Measurement> out = new ArrayList<>();
+        for (long i = 0; i < n; i++) out.add(ReconcileTest.m(first + i, "agent-there", 7_000));
+        return out;
     }
 
     /** Counts the reads of record pages (not of digests or line sums) that reach the node's replica. */
