@@ -176,7 +176,8 @@ final class BenchCommand {
                 + "sweep to its end, and report the overhead per candidate from their records (default: simulated agents).")
         int realAgents;
 
-        @Option(names = "--real-shapes", defaultValue = "1", description = "The real agents' sweep: sleep shapes of 507 candidates (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--real-shapes", defaultValue = "4", description = "The real agents' sweep: sleep shapes of 507 candidates; an agent starts a worker JVM for each "
+                + "shape it measures (default: ${DEFAULT-VALUE}).")
         int realShapes;
 
         @Option(names = "--quick", description = "A smoke run: 1 and 4 agents, 3-second windows, no warm-up step; with --real-agents, "

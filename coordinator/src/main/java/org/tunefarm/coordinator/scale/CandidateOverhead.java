@@ -18,6 +18,10 @@ import org.tunefarm.measure.Measurement;
  * the first, checked against the reference, and the calibration's, which is one call when a call
  * outlasts {@code minSampleMs} and warm-up is off ({@code maxWarmupMs: 0}), as in bench farm's
  * real-agent sweep: what is left is the farm's and the harness's bookkeeping around the candidate.
+ * An agent keeps one worker JVM while it measures one kernel and shape in a row ({@code KeptWorker})
+ * and starts a fresh one for the next, whose code runs interpreted until the JIT has seen it often:
+ * {@code farmColdP50Ms} is the farm's share over the first {@link #COLD_CANDIDATES} candidates of
+ * each such run, {@code farmWarmP50Ms} over the rest.
  *
  * @param candidates records read
  * @param seconds    first start to last finish
@@ -26,9 +30,15 @@ import org.tunefarm.measure.Measurement;
  * @param gapP50Ms   one candidate's finish to the next one's start on the same agent
  * @param overheadP50Ms start to next start, less the candidate's own time
  * @param farmP50Ms     start to next start, less the candidate's own time and two untimed calls
+ * @param farmColdP50Ms the farm's share over each worker's first {@link #COLD_CANDIDATES} candidates; NaN when none
+ * @param farmWarmP50Ms the farm's share over the later ones; NaN when none
  */
 public record CandidateOverhead(int agents, long candidates, double seconds, double ownP50Ms, double spanP50Ms, double spanP90Ms,
-                                double gapP50Ms, double gapP90Ms, double overheadP50Ms, double overheadP90Ms, double farmP50Ms, double farmP90Ms) {
+                                double gapP50Ms, double gapP90Ms, double overheadP50Ms, double overheadP90Ms, double farmP50Ms, double farmP90Ms,
+                                double farmColdP50Ms, double farmWarmP50Ms) {
+
+    /** Candidates a fresh worker measures before it counts as warm: a few hundred calls compile the harness's paths. */
+    static final int COLD_CANDIDATES = 64;
 
     static CandidateOverhead of(List<Measurement> records) {
         Map<String, List<Measurement>> byAgent = new HashMap<>();
@@ -38,10 +48,13 @@ public record CandidateOverhead(int agents, long candidates, double seconds, dou
         List<Double> gap = new ArrayList<>();
         List<Double> overhead = new ArrayList<>();
         List<Double> farm = new ArrayList<>();
+        List<Double> cold = new ArrayList<>();
+        List<Double> warm = new ArrayList<>();
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         for (List<Measurement> ms : byAgent.values()) {
             ms.sort(Comparator.comparingLong(Measurement::startedAt));
+            int sinceStart = 0; // candidates of this key in a row: the kept worker's age
             for (int i = 0; i < ms.size(); i++) {
                 Measurement m = ms.get(i);
                 first = Math.min(first, m.startedAt());
@@ -53,12 +66,16 @@ public record CandidateOverhead(int agents, long candidates, double seconds, dou
                     Measurement next = ms.get(i + 1);
                     gap.add((double) (next.startedAt() - m.finishedAt()));
                     overhead.add(next.startedAt() - m.startedAt() - ownMs);
-                    farm.add(next.startedAt() - m.startedAt() - ownMs - 2 * callMs(m));
+                    double share = next.startedAt() - m.startedAt() - ownMs - 2 * callMs(m);
+                    farm.add(share);
+                    (sinceStart < COLD_CANDIDATES ? cold : warm).add(share);
                 }
+                sinceStart = i + 1 < ms.size() && ms.get(i + 1).key().equals(m.key()) ? sinceStart + 1 : 0;
             }
         }
         return new CandidateOverhead(byAgent.size(), records.size(), records.isEmpty() ? 0 : FarmRun.round((last - first) / 1000.0),
-                p(own, 0.5), p(span, 0.5), p(span, 0.9), p(gap, 0.5), p(gap, 0.9), p(overhead, 0.5), p(overhead, 0.9), p(farm, 0.5), p(farm, 0.9));
+                p(own, 0.5), p(span, 0.5), p(span, 0.9), p(gap, 0.5), p(gap, 0.9), p(overhead, 0.5), p(overhead, 0.9), p(farm, 0.5), p(farm, 0.9),
+                p(cold, 0.5), p(warm, 0.5));
     }
 
     /** The candidate's timed samples, in ms; 0 when it has no statistics (it failed). */
