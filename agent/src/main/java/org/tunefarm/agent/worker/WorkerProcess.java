@@ -130,7 +130,13 @@ final class WorkerProcess implements Worker {
         Thread reader = new Thread(() -> pump(process, stdout), "worker-stdout-" + process.pid());
         reader.setDaemon(true);
         reader.start();
-        Line hello = stdout.poll(command.startupTimeoutMs(), TimeUnit.MILLISECONDS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(command.startupTimeoutMs());
+        Line hello;
+        // The JVM itself may print on stdout before main runs (a flight recording or -Xlog asked for
+        // in JDK_JAVA_OPTIONS, -XX:+PrintFlagsFinal): such lines are no JSON object, and skipped.
+        do {
+            hello = stdout.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } while (hello != null && hello != Line.END && !hello.text().startsWith("{"));
         if (hello == null) {
             kill();
             return "worker did not start within " + command.startupTimeoutMs() + " ms";

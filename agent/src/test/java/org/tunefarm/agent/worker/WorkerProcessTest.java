@@ -131,6 +131,23 @@ class WorkerProcessTest {
     }
 
     @Test
+    void whatTheJvmPrintsOnStdoutBeforeTheHelloIsSkipped() {
+        // PrintFlagsFinal writes some 800 lines to stdout before main: before, the first was taken for a bad hello.
+        WorkerProcess wp = (WorkerProcess) WorkerCommand.current().withJvmArgs("-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+PrintFlagsFinal",
+                "-D" + FamilyLookup.PROPERTY + "=" + SpinFamily.class.getName()).newWorker();
+        try {
+            CandidateOutcome first = wp.measure(SpinFamily.key(), Map.of("us", 1), QUICK);
+            assertEquals(Status.OK, first.status(), first.detail());
+            long pid = wp.handle().pid();
+            CandidateOutcome second = wp.measure(SpinFamily.key(), Map.of("us", 1), QUICK);
+            assertEquals(Status.OK, second.status(), second.detail());
+            assertEquals(pid, wp.handle().pid(), "one worker served both");
+        } finally {
+            wp.close();
+        }
+    }
+
+    @Test
     void workerOnOtherVectorsThanTheAgentsIsACrash() {
         assumeTrue(VectorWidth.bits() > 128, "this JVM's kernels are 128 bits already");
         WorkerCommand narrower = WorkerCommand.current().withJvmArgs("-Xmx128m", "-XX:TieredStopAtLevel=1",
