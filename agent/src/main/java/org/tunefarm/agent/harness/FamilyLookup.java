@@ -50,11 +50,6 @@ public interface FamilyLookup {
                 .map(FamilyLookup::instantiate).toArray(KernelFamily[]::new));
     }
 
-    /** Families named by {@value #PROPERTY}. */
-    static FamilyLookup fromSystemProperty() {
-        return ofClassNames(System.getProperty(PROPERTY));
-    }
-
     private static KernelFamily instantiate(String className) {
         try {
             Class<?> c = Class.forName(className);

@@ -23,7 +23,10 @@ public final class WorkerMain {
         System.setOut(System.err);
         // The agent passes its --spaces folder on as a system property, so a worker knows the same replay.* kernels.
         ReplayFamily.registerFromSystemProperty();
-        FamilyLookup families = FamilyLookup.fromSystemProperty().or(KernelFamilies::get);
+        // Chained only when families are named: an empty lookup in front would throw (and build a
+        // stack trace) for every candidate before the built-in registry answers.
+        String named = System.getProperty(FamilyLookup.PROPERTY);
+        FamilyLookup families = named == null || named.isBlank() ? KernelFamilies::get : FamilyLookup.ofClassNames(named).or(KernelFamilies::get);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         new WorkerLoop(families, Harness.create()).serve(in, protocol);
         // stdin closed: the agent is done with this worker. Exit even if a kernel left threads running.
