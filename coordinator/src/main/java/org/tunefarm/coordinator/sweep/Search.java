@@ -121,13 +121,22 @@ public final class Search {
      * a pull need not size a lease for it.
      */
     public boolean mayLend(long now) {
-        return (!baselineRecorded && !baselineOut) || !retry.isEmpty() || (budgetLeft() > 0 && !exhausted && (endsAt == 0 || now < endsAt));
+        return baselineWaits() || !retry.isEmpty() || (budgetLeft() > 0 && mayPropose(now));
+    }
+
+    private boolean baselineWaits() {
+        return !baselineRecorded && !baselineOut;
+    }
+
+    /** Whether the strategy may be asked for more: it is not spent, nor the sweep's time. */
+    private boolean mayPropose(long now) {
+        return !exhausted && (endsAt == 0 || now < endsAt);
     }
 
     /** Up to n candidates to lend out: the baseline first, then returned ones, then new proposals. */
     public List<Candidate> take(int n, long now) {
         List<Candidate> out = new ArrayList<>();
-        if (!baselineRecorded && !baselineOut) {
+        if (baselineWaits()) {
             out.add(new Candidate(Candidate.BASELINE, defaultConfig));
             baselineOut = true;
         }
@@ -137,7 +146,7 @@ public final class Search {
             out.add(c);
         }
         int room = Math.min(n - out.size(), budgetLeft());
-        if (room > 0 && !exhausted && (endsAt == 0 || now < endsAt)) {
+        if (room > 0 && mayPropose(now)) {
             List<Long> fresh = strategy.propose(room);
             if (fresh.isEmpty() && strategy.finished()) exhausted = true;
             for (long i : fresh) {
