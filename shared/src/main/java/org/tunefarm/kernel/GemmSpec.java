@@ -21,7 +21,7 @@ import org.tunefarm.space.SearchSpace;
  * into blocks along M or N (or, for a single row of micro-tiles, splits K and sums) on a fixed
  * pool the candidate owns.
  *
- * <p>Size: for 1024x1024x1024 on 2 cores, 115,200 points of which 24,480 are valid; for
+ * <p>Size: for 1024x1024x1024 on 2 cores, 138,240 points of which 30,240 are valid; for
  * 1x4096x4096, 6,144 and 768.
  *
  * <p>Every point computes the right answer for any shape; the constraints only remove points
@@ -32,7 +32,7 @@ public final class GemmSpec implements KernelSpec {
     static final int[] TILE_M = {16, 32, 64, 128, 256};
     static final int[] TILE_N = {32, 64, 128, 256, 512, 1024, 2048, 4096};
     static final int[] TILE_K = {32, 64, 128, 256, 512, 1024};
-    static final int[] MICRO_ROWS = {1, 2, 4, 6, 8};
+    static final int[] MICRO_ROWS = {1, 2, 3, 4, 6, 8};
     static final int[] MICRO_VECS = {1, 2, 3, 4};
 
     /**
@@ -49,17 +49,23 @@ public final class GemmSpec implements KernelSpec {
 
     /**
      * What a register-blocked micro-tile needs in vector registers: its accumulators, one B vector
-     * per accumulator column and one A broadcast. The row streamer (microRows 1) holds at most
-     * 8 broadcasts, two accumulators and a B vector, and is never the limit.
+     * per accumulator column, and its A broadcasts. C2 schedules every broadcast of a k step ahead
+     * of the FMAs that use it, so in a 16-register file (AVX2) a tile needs one register per row:
+     * on a Zen 3, 4x3 and 6x2 (12 accumulators) spilled an accumulator to the stack every k step
+     * and ran a 512^3 GEMM at 34 GFLOP/s, 3x3 (9 accumulators, 15 registers) at 78. In the 32 of
+     * AVX-512, NEON and SVE one broadcast is counted, as before: 6x4 and 8x3 measured fastest
+     * there. The row streamer (microRows 1) holds at most 8 broadcasts, two accumulators and a B
+     * vector, and is never the limit.
      */
     static String registerConstraint(int registers) {
-        return "kernel == \"scalar\" || microRows == 1 || microRows * microVecs + microVecs + 1 <= " + registers;
+        String broadcasts = registers <= 16 ? "microRows" : "1";
+        return "kernel == \"scalar\" || microRows == 1 || microRows * microVecs + microVecs + " + broadcasts + " <= " + registers;
     }
 
     /**
      * The vector variants as {@link KernelSpec#forVectors}, less the micro-tiles that {@code registers}
-     * vector registers cannot hold: AVX2's 16 hold 4x3 or 6x2 (12 accumulators) but not 8x2; the
-     * 32 of AVX-512, NEON and SVE everything up to the family's 24 accumulators.
+     * vector registers cannot hold: AVX2's 16 hold 3x3, 4x2 or 2x4 but not 4x3 or 6x2; the 32 of
+     * AVX-512, NEON and SVE everything up to the family's 24 accumulators.
      */
     @Override public SearchSpace forDevice(SearchSpace space, int vectorBits, int registers) {
         SearchSpace s = forVectors(space, vectorBits);
@@ -106,11 +112,12 @@ public final class GemmSpec implements KernelSpec {
     }
 
     /**
-     * The micro-tiles that held their accumulators in registers and ran fastest on AVX2 (4x3 and
-     * 6x2: 12 accumulators of 16 registers), AVX-512 and 128-bit vectors (6x4, 8x3, 8x2 of 32),
-     * packed, over the cache blocks that fed them best, and the farm's own winners there; for
-     * M = 1 the row streamer over wide blocks of B. A tile the device's register file cannot
-     * hold is not valid in its space, so each device measures only its own.
+     * The micro-tiles that held their accumulators in registers and ran fastest on AVX2 (3x3: 9
+     * accumulators, 3 B vectors and 3 broadcasts of 16 registers; 4x2 behind it), AVX-512 and
+     * 128-bit vectors (6x4, 8x3, 8x2 of 32), packed, over the cache blocks that fed them best, and
+     * the farm's own winners there; for M = 1 the row streamer over wide blocks of B. A tile the
+     * device's register file cannot hold is not valid in its space, so each device measures only
+     * its own.
      */
     @Override public List<Map<String, Object>> seeds(KernelKey key, int threads) {
         List<Parameter> ps = parameters(key, threads);
@@ -120,6 +127,11 @@ public final class GemmSpec implements KernelSpec {
             out.add(vector(ps, 16, 1024, 256, 1, 2, 0, 0, threads));
             out.add(vector(ps, 16, 4096, 1024, 1, 4, 0, 0, threads));
         } else {
+            // 3x3 on a Zen 3, 512^3 and 1024^3: tall A blocks (128 to 256 rows) over all of N.
+            out.add(vector(ps, 256, 4096, 256, 3, 3, 1, 1, threads));
+            out.add(vector(ps, 128, 4096, 256, 3, 3, 1, 1, threads));
+            out.add(vector(ps, 128, 4096, 512, 3, 3, 1, 1, threads));
+            out.add(vector(ps, 128, 4096, 256, 4, 2, 1, 1, threads));
             for (int[] tile : new int[][] {{4, 3}, {6, 2}, {6, 4}, {8, 3}, {8, 2}}) {
                 out.add(vector(ps, 64, 512, 256, tile[0], tile[1], 1, 1, threads));
                 out.add(vector(ps, 128, 1024, 256, tile[0], tile[1], 1, 1, threads));

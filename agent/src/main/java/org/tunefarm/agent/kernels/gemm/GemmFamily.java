@@ -23,9 +23,10 @@ public final class GemmFamily implements KernelFamily {
      * microVecs vectors per step), about twice as fast at batch 1; the 6x2 micro-kernel walks packed
      * panels with constant strides, about 1.5x faster at 128 bits. 3: the 6x2 micro-kernel's packed
      * and strided walks are separate methods (one method with both compiled worse: up to 1.2x at
-     * 512^3 with A read in place).
+     * 512^3 with A read in place). 4: the 3x3 micro-tile (microRows 3) joins the space, so every
+     * index moves, and AVX2's space drops the tiles that spill (4x3, 6x2, 8x1).
      */
-    @Override public int implementation() { return 3; }
+    @Override public int implementation() { return 4; }
 
     @Override public Workload workload(KernelKey key, long seed) {
         spec.validate(key);

@@ -23,6 +23,7 @@ final class UnrolledMicroKernels {
 
     /** The kernels by {@link MicroKernel#tileKey}. */
     static final Map<Integer, MicroKernel> BY_TILE = Map.ofEntries(
+            Map.entry(MicroKernel.tileKey(3, 3), UnrolledMicroKernels::k3x3),
             Map.entry(MicroKernel.tileKey(4, 1), UnrolledMicroKernels::k4x1),
             Map.entry(MicroKernel.tileKey(4, 2), UnrolledMicroKernels::k4x2),
             Map.entry(MicroKernel.tileKey(4, 3), UnrolledMicroKernels::k4x3),
@@ -31,6 +32,54 @@ final class UnrolledMicroKernels {
             Map.entry(MicroKernel.tileKey(8, 1), UnrolledMicroKernels::k8x1));
 
     private UnrolledMicroKernels() {}
+
+    static void k3x3(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                     float[] c, int ci, int ldc, boolean accumulate) {
+        if (aRs == 1 && aCs == 3 && bRs == 3 * L) k3x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else k3x3Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+    }
+
+    private static void k3x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 3, bo = bi + p * (3 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+            FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+    }
+
+    private static void k3x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                                    float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+    }
 
     static void k4x1(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
                       float[] c, int ci, int ldc, boolean accumulate) {
