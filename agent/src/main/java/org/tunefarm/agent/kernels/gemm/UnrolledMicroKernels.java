@@ -8,8 +8,10 @@ import jdk.incubator.vector.VectorSpecies;
 import org.tunefarm.agent.kernels.VectorWidth;
 
 /**
- * Register-blocked micro-kernels written out for the micro-tiles that fit 16 vector registers
- * (AVX2): each holds its rows x vecs tile of C in named locals, so C2 keeps them in registers
+ * Register-blocked micro-kernels written out for the micro-tiles of up to 12 accumulators (of
+ * them, AVX2's 16 registers hold 3x3, 4x2, 4x1 and 6x1 with their broadcasts; 4x3, 6x2 and 8x1
+ * run where there are 32, GemmSpec's register rule): each holds its rows x vecs tile of C in
+ * named locals, so C2 keeps them in registers
  * across the K loop, where an array of accumulators would live in memory. The element (r, p) of
  * A is {@code a[ai + r * aRs + p * aCs]}, row p of B starts at {@code b[bi + p * bRs]}, so packed
  * panels and A or B read in place run through the same code. All the kernels here and in
