@@ -127,11 +127,6 @@ public final class GemmSpec implements KernelSpec {
             out.add(vector(ps, 16, 1024, 256, 1, 2, 0, 0, threads));
             out.add(vector(ps, 16, 4096, 1024, 1, 4, 0, 0, threads));
         } else {
-            // 3x3 on a Zen 3, 512^3 and 1024^3: tall A blocks (128 to 256 rows) over all of N.
-            out.add(vector(ps, 256, 4096, 256, 3, 3, 1, 1, threads));
-            out.add(vector(ps, 128, 4096, 256, 3, 3, 1, 1, threads));
-            out.add(vector(ps, 128, 4096, 512, 3, 3, 1, 1, threads));
-            out.add(vector(ps, 128, 4096, 256, 4, 2, 1, 1, threads));
             for (int[] tile : new int[][] {{4, 3}, {6, 2}, {6, 4}, {8, 3}, {8, 2}}) {
                 out.add(vector(ps, 64, 512, 256, tile[0], tile[1], 1, 1, threads));
                 out.add(vector(ps, 128, 1024, 256, tile[0], tile[1], 1, 1, threads));
@@ -140,6 +135,12 @@ public final class GemmSpec implements KernelSpec {
             out.add(vector(ps, 128, 512, 256, 6, 2, 1, 1, threads));
             out.add(vector(ps, 128, 512, 512, 6, 2, 1, 1, threads));
             out.add(vector(ps, 64, 512, 512, 8, 3, 1, 1, threads));
+            // Last, so a 32-register device's share of the budget still goes to its own tiles; on AVX2
+            // (Zen 3, 512^3 and 1024^3) they are the first valid: 3x3 over tall A blocks and all of N.
+            out.add(vector(ps, 256, 4096, 256, 3, 3, 1, 1, threads));
+            out.add(vector(ps, 128, 4096, 256, 3, 3, 1, 1, threads));
+            out.add(vector(ps, 128, 4096, 512, 3, 3, 1, 1, threads));
+            out.add(vector(ps, 128, 4096, 256, 4, 2, 1, 1, threads));
         }
         return out.stream().distinct().toList();
     }
