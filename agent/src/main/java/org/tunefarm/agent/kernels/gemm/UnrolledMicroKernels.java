@@ -35,6 +35,10 @@ final class UnrolledMicroKernels {
 
     private UnrolledMicroKernels() {}
 
+    /**
+     * 3x3, AVX2's tile: 9 accumulators, 3 B vectors and the 3 broadcasts C2 hoists fill 15 of 16
+     * registers with no spill. Packed and strided walks in two methods, as {@link #k6x2}.
+     */
     static void k3x3(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
                      float[] c, int ci, int ldc, boolean accumulate) {
         if (aRs == 1 && aCs == 3 && bRs == 3 * L) k3x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
