@@ -33,6 +33,7 @@ class RegisterFileSpaceTest {
         assertFalse(valid(s, 4, 3), "12 + 3 + 4 = 19: spilled an accumulator every k step on a Zen 3");
         assertFalse(valid(s, 6, 2), "12 + 2 + 6 = 20");
         assertFalse(valid(s, 8, 2), "16 accumulators spill");
+        assertFalse(valid(s, 6, 3));
         assertTrue(valid(s, 1, 4), "the row streamer is never the limit");
         for (Iterator<Long> it = s.validIndices(); it.hasNext(); ) {
             Map<String, Object> p = s.config(it.next());
