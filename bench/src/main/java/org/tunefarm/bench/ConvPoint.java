@@ -2,6 +2,8 @@ package org.tunefarm.bench;
 
 import java.util.List;
 import java.util.Map;
+import org.tunefarm.agent.kernels.VectorWidth;
+import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.kernel.Conv2dSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.space.SearchSpace;
@@ -17,9 +19,13 @@ final class ConvPoint {
         return new KernelKey("conv2d", shape, "fp32");
     }
 
-    /** The vector points at {@code threads} threads: the scalar loops are the default, not a candidate. */
+    /**
+     * The vector points at {@code threads} threads that this machine's vector registers hold: the
+     * scalar loops are the default, not a candidate.
+     */
     static SearchSpace space(KernelKey key, int cores, int threads) {
-        return SPEC.space(key, cores).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
+        int bits = VectorWidth.bits();
+        return SPEC.space(key, cores, bits, DeviceProfile.registers(System.getProperty("os.arch"), bits)).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
     }
 
     /** The family's seeds ({@link Conv2dSpec#seeds}) at {@code threads} threads that are valid in the space; the random sample then looks around them. */

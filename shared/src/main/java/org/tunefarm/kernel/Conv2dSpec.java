@@ -31,7 +31,8 @@ public final class Conv2dSpec implements KernelSpec {
 
     /**
      * The scalar loops use no tiles and run only the direct algorithm; 24 accumulators fill the
-     * 32 vector registers of AVX-512 and NEON (as in {@link GemmSpec}).
+     * 32 vector registers of AVX-512 and NEON (as in {@link GemmSpec}); a device with fewer gets
+     * only the tiles its file holds ({@link #forDevice}).
      */
     public static final List<String> CONSTRAINTS = List.of(
             "kernel == \"vector\" || (algo == \"direct\" && microRows == 1 && microVecs == 1 && tileP == 16 && tileK == 16 && tileC == 16)",
@@ -42,6 +43,17 @@ public final class Conv2dSpec implements KernelSpec {
 
     /** Added for shapes that are not one GEMM: anything but a 1x1 filter at stride 1 without padding. */
     public static final String NO_GEMM = "algo != \"gemm\"";
+
+    /**
+     * The vector variants as {@link KernelSpec#forVectors}, less the micro-tiles that
+     * {@code registers} vector registers cannot hold ({@link MicroTiles#fitRegisters}, the GEMM's
+     * rule: every algorithm runs on its micro-kernels): AVX2's 16 hold 3x3, 4x2 or 2x4, not the
+     * 8x2, 6x2 and 4x3 that win on 32.
+     */
+    @Override public SearchSpace forDevice(SearchSpace space, int vectorBits, int registers) {
+        SearchSpace s = forVectors(space, vectorBits);
+        return vectorBits == 0 ? s : s.narrow(Map.of(), List.of("kernel == \"scalar\" || " + MicroTiles.fitRegisters(registers)));
+    }
 
     @Override public String op() { return "conv2d"; }
 
@@ -115,7 +127,7 @@ public final class Conv2dSpec implements KernelSpec {
                 Parameter.strings("layout", "NCHW", "NHWC"),
                 Parameter.strings("algo", "direct", "im2col", "winograd", "gemm"),
                 Parameter.strings("kernel", "scalar", "vector"),
-                Parameter.ints("microRows", 1, 2, 4, 6, 8),
+                Parameter.ints("microRows", 1, 2, 3, 4, 6, 8),
                 Parameter.ints("microVecs", 1, 2, 3, 4),
                 Parameter.ints("tileP", Tiles.fitting(TILE_P, positions)),
                 Parameter.ints("tileK", Tiles.fitting(TILE_K, key.dim("K"))),
@@ -133,7 +145,8 @@ public final class Conv2dSpec implements KernelSpec {
      * The layouts and algorithms found fast on MobileNetV2's layers: for pointwise layers one GEMM
      * on the packed 8x2 and 4x3 tiles (in both layouts); NHWC direct on 6x2 and 4x3 register
      * tiles, NCHW direct on 8x1, and im2col on the GEMM's packed 8x2 and 6x2 tiles, with tiles cut
-     * to the layer's domains.
+     * to the layer's domains. Then AVX2's tiles (3x3, 4x2), where none of those fits: last, so a
+     * 32-register device's seeds still lead its search.
      */
     @Override public List<Map<String, Object>> seeds(KernelKey key, int threads) {
         List<Parameter> ps = parameters(key, threads);
@@ -148,6 +161,13 @@ public final class Conv2dSpec implements KernelSpec {
         out.add(vector(ps, "NCHW", "direct", 8, 1, 64, 1024, 1024, threads));
         out.add(vector(ps, "NHWC", "im2col", 8, 2, 256, 1024, 1024, threads));
         out.add(vector(ps, "NCHW", "im2col", 6, 2, 128, 1024, 1024, threads));
+        if (gemmFits(key)) {
+            out.add(vector(ps, "NHWC", "gemm", 3, 3, 128, 1024, 256, threads));
+            out.add(vector(ps, "NHWC", "gemm", 4, 2, 128, 512, 256, threads));
+        }
+        out.add(vector(ps, "NHWC", "direct", 3, 3, 64, 1024, 1024, threads));
+        out.add(vector(ps, "NHWC", "im2col", 3, 3, 256, 1024, 1024, threads));
+        out.add(vector(ps, "NHWC", "direct", 4, 2, 64, 1024, 1024, threads));
         return out.stream().distinct().toList();
     }
 

@@ -48,18 +48,11 @@ public final class GemmSpec implements KernelSpec {
             "microRows * microVecs <= 24");
 
     /**
-     * What a register-blocked micro-tile needs in vector registers: its accumulators, one B vector
-     * per accumulator column, and its A broadcasts. C2 schedules every broadcast of a k step ahead
-     * of the FMAs that use it, so in a 16-register file (AVX2) a tile needs one register per row:
-     * on a Zen 3, 4x3 and 6x2 (12 accumulators) spilled an accumulator to the stack every k step
-     * and ran a 512^3 GEMM at 34 GFLOP/s, 3x3 (9 accumulators, 15 registers) at 78. In the 32 of
-     * AVX-512, NEON and SVE one broadcast is counted, as before: 6x4 and 8x3 measured fastest
-     * there. The row streamer (microRows 1) holds at most 8 broadcasts, two accumulators and a B
-     * vector, and is never the limit.
+     * The micro-tile fits the register file ({@link MicroTiles#fitRegisters}); the row streamer
+     * (microRows 1) holds at most 8 broadcasts, two accumulators and a B vector, and is never the limit.
      */
     static String registerConstraint(int registers) {
-        String broadcasts = registers <= 16 ? "microRows" : "1";
-        return "kernel == \"scalar\" || microRows == 1 || microRows * microVecs + microVecs + " + broadcasts + " <= " + registers;
+        return "kernel == \"scalar\" || microRows == 1 || " + MicroTiles.fitRegisters(registers);
     }
 
     /**

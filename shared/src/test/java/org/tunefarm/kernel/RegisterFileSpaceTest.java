@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.tunefarm.device.DeviceProfile;
 import org.tunefarm.space.SearchSpace;
 
-/** A device's GEMM space offers only the micro-tiles its vector register file holds. */
+/** A device's GEMM and conv2d spaces offer only the micro-tiles its vector register file holds. */
 class RegisterFileSpaceTest {
 
     static final KernelKey KEY = new KernelKey("gemm", Map.of("M", 256, "N", 256, "K", 256), "fp32");
@@ -57,6 +57,36 @@ class RegisterFileSpaceTest {
         Map<String, Object> p = point(4, 3);
         assertFalse(narrow.isValid(narrow.index(p)));
         assertEquals(whole.index(p), narrow.index(p), "records keep their meaning across the two spaces");
+    }
+
+    @Test void convolutionRunsOnTheSameMicroKernelsAndObeysTheSameFile() {
+        Conv2dSpec conv = new Conv2dSpec();
+        KernelKey pointwise = new KernelKey("conv2d", Map.of("N", 1, "C", 64, "H", 14, "W", 14, "K", 384, "R", 1, "S", 1,
+                "stride", 1, "pad", 0, "dilation", 1), "fp32");
+        SearchSpace avx2 = conv.space(pointwise, 2, 256, 16), wide = conv.space(pointwise, 2, 512, 32);
+        for (String algo : new String[] {"gemm", "direct", "im2col"}) {
+            assertTrue(validConv(avx2, algo, 3, 3) && validConv(avx2, algo, 4, 2), algo);
+            assertFalse(validConv(avx2, algo, 8, 2) || validConv(avx2, algo, 6, 2) || validConv(avx2, algo, 4, 3), algo + ": 12 and 16 accumulators spill in 16");
+            assertTrue(validConv(wide, algo, 8, 2) && validConv(wide, algo, 4, 3) && validConv(wide, algo, 3, 3), algo);
+        }
+        assertEquals(conv.space(pointwise, 2).countValid(), wide.countValid(), "32 registers hold the family's 24 accumulators");
+        Map<String, Object> scalar = conv.defaultConfig(pointwise, 2);
+        assertTrue(avx2.isValid(avx2.index(scalar)), "the scalar loops hold no tile");
+        assertTrue(conv.seeds(pointwise, 1).stream().anyMatch(p -> avx2.validIndex(p).isPresent()), "AVX2's search starts from seeds it can run");
+    }
+
+    private static boolean validConv(SearchSpace s, String algo, int rows, int vecs) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("layout", "NHWC");
+        p.put("algo", algo);
+        p.put("kernel", "vector");
+        p.put("microRows", rows);
+        p.put("microVecs", vecs);
+        p.put("tileP", 64);
+        p.put("tileK", 128);
+        p.put("tileC", 64);
+        p.put("threads", 1);
+        return s.isValid(s.index(p));
     }
 
     private static boolean valid(SearchSpace s, int rows, int vecs) {

@@ -38,7 +38,7 @@ class Conv2dFamilyTest {
             conv(1, 3, 15, 17, 6, 5, 3, 2, 2, 1),     // rectangular filter, stride 2
             conv(1, 2, 3, 3, 4, 3, 3, 1, 1, 1));      // a single Winograd tile, odd output
 
-    private static final int[][] MICRO_TILES = {{1, 1}, {4, 2}, {6, 2}, {8, 3}, {2, 4}, {5, 1}};
+    private static final int[][] MICRO_TILES = {{1, 1}, {3, 3}, {4, 2}, {6, 2}, {8, 3}, {2, 4}, {5, 1}};
 
     @Test void everyAlgorithmLayoutAndMicroTileMatchesTheReference() {
         for (KernelKey key : SHAPES) {

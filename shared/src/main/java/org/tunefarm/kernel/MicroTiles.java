@@ -1,0 +1,22 @@
+package org.tunefarm.kernel;
+
+/**
+ * The register-blocked micro-tile the GEMM and conv2d families share: {@code microRows} rows of A
+ * times {@code microVecs} vectors of B, its accumulators held in vector registers for a whole K
+ * slice. What a tile needs there: its accumulators, one B vector per accumulator column, and its
+ * A broadcasts. C2 schedules every broadcast of a k step ahead of the FMAs that use it, so in a
+ * 16-register file (AVX2) a tile needs one register per row: on a Zen 3, 4x3 and 6x2 (12
+ * accumulators) spilled an accumulator to the stack every k step and ran a 512^3 GEMM at 34
+ * GFLOP/s, 3x3 (9 accumulators, 15 registers) at 78. In the 32 of AVX-512, NEON and SVE one
+ * broadcast is counted: 6x4 and 8x3 measured fastest there.
+ */
+final class MicroTiles {
+
+    private MicroTiles() {}
+
+    /** The constraint, over {@code microRows} and {@code microVecs}, that a tile fits {@code registers} vector registers. */
+    static String fitRegisters(int registers) {
+        String broadcasts = registers <= 16 ? "microRows" : "1";
+        return "microRows * microVecs + microVecs + " + broadcasts + " <= " + registers;
+    }
+}
