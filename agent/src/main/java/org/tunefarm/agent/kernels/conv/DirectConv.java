@@ -24,6 +24,8 @@ final class DirectConv implements ConvKernel {
     private final float[] in, packed;
     private final int rows, width, tileP, tileK, tileC;
     private final MicroKernel kernel;
+    /** By vectors, the written-out kernels for the last output channels when fewer than a tile (as {@link org.tunefarm.agent.kernels.gemm.PackedGemm}'s). */
+    private final MicroKernel[] edgeKernels;
     private final float[] aEdge, tile;
     /** NHWC without dilation: a filter row's taps read one contiguous run of S x C inputs. */
     private final boolean rowRuns;
@@ -38,6 +40,8 @@ final class DirectConv implements ConvKernel {
         tileK = Math.max(1, config.tileK() / width) * width;
         tileC = config.tileC();
         kernel = MicroKernel.forTile(rows, config.microVecs());
+        edgeKernels = new MicroKernel[config.microVecs()];
+        for (int v = 1; v < config.microVecs(); v++) edgeKernels[v] = MicroKernel.writtenOut(rows, v);
         aEdge = new float[rows * g.c()];
         tile = new float[rows * width];
         rowRuns = g.nhwc() && g.dilation() == 1;
@@ -83,7 +87,10 @@ final class DirectConv implements ConvKernel {
 
     private void microTile(float[] out, int img, int y, int x, int real, int k0) {
         int cols = Math.min(width, g.k() - k0);
-        boolean inPlace = g.nhwc() && real == rows && cols == width;
+        int lanes = MicroKernel.lanes(), vecs = (cols + lanes - 1) / lanes;
+        MicroKernel kernel = vecs < edgeKernels.length && edgeKernels[vecs] != null ? edgeKernels[vecs] : this.kernel;
+        int written = kernel == this.kernel ? width : vecs * lanes; // the columns the kernel writes
+        boolean inPlace = g.nhwc() && real == rows && cols == written;
         float[] dst = inPlace ? out : tile;
         int ci = inPlace ? g.outIndex(img, k0, y, x) : 0;
         int ldc = inPlace ? g.k() : width;
@@ -127,7 +134,7 @@ final class DirectConv implements ConvKernel {
             }
         }
         if (first) { // every tap fell in the padding (possible with dilation): the outputs are zero
-            for (int j = 0; j < rows; j++) Arrays.fill(dst, ci + j * ldc, ci + j * ldc + width, 0f);
+            for (int j = 0; j < rows; j++) Arrays.fill(dst, ci + j * ldc, ci + j * ldc + written, 0f);
         }
         if (!inPlace) store(out, img, y, x, real, k0, cols);
     }

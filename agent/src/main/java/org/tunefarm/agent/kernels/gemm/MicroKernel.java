@@ -16,9 +16,14 @@ public interface MicroKernel {
 
     /** The written-out kernel for the tile when there is one, else the generic loop. */
     static MicroKernel forTile(int rows, int vecs) {
-        MicroKernel k = UnrolledMicroKernels.BY_TILE.get(tileKey(rows, vecs));
-        if (k == null) k = WideMicroKernels.BY_TILE.get(tileKey(rows, vecs));
+        MicroKernel k = writtenOut(rows, vecs);
         return k != null ? k : new GenericMicroKernel(rows, vecs);
+    }
+
+    /** The written-out kernel for the tile, which keeps its accumulators in registers; null when there is none. */
+    static MicroKernel writtenOut(int rows, int vecs) {
+        MicroKernel k = UnrolledMicroKernels.BY_TILE.get(tileKey(rows, vecs));
+        return k != null ? k : WideMicroKernels.BY_TILE.get(tileKey(rows, vecs));
     }
 
     /** Names a micro-tile in the kernel tables. */

@@ -9,7 +9,7 @@ import org.tunefarm.agent.kernels.VectorWidth;
 
 /**
  * Register-blocked micro-kernels written out for the micro-tiles of up to 12 accumulators (of
- * them, AVX2's 16 registers hold 3x3, 4x2, 4x1 and 6x1 with their broadcasts; 4x3, 6x2 and 8x1
+ * them, AVX2's 16 registers hold 3x3, 3x2, 3x1, 4x2, 4x1 and 6x1 with their broadcasts; 4x3, 6x2 and 8x1
  * run where there are 32, GemmSpec's register rule): each holds its rows x vecs tile of C in
  * named locals, so C2 keeps them in registers
  * across the K loop, where an array of accumulators would live in memory. The element (r, p) of
@@ -25,6 +25,8 @@ final class UnrolledMicroKernels {
 
     /** The kernels by {@link MicroKernel#tileKey}. */
     static final Map<Integer, MicroKernel> BY_TILE = Map.ofEntries(
+            Map.entry(MicroKernel.tileKey(3, 1), UnrolledMicroKernels::k3x1),
+            Map.entry(MicroKernel.tileKey(3, 2), UnrolledMicroKernels::k3x2),
             Map.entry(MicroKernel.tileKey(3, 3), UnrolledMicroKernels::k3x3),
             Map.entry(MicroKernel.tileKey(4, 1), UnrolledMicroKernels::k4x1),
             Map.entry(MicroKernel.tileKey(4, 2), UnrolledMicroKernels::k4x2),
@@ -85,6 +87,41 @@ final class UnrolledMicroKernels {
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
         store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+    }
+
+    /** 3x1 and 3x2: 3x3's ragged right edge (24 columns of AVX2 over an N that 24 does not divide), and tiles of their own. */
+    static void k3x1(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                     float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c10 = FloatVector.zero(S), c20 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            c00 = madd(FloatVector.broadcast(S, a[ai]), b0, c00);
+            c10 = madd(FloatVector.broadcast(S, a[ai + aRs]), b0, c10);
+            c20 = madd(FloatVector.broadcast(S, a[ai + 2 * aRs]), b0, c20);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+    }
+
+    static void k3x2(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                     float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
     }
 
     static void k4x1(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,

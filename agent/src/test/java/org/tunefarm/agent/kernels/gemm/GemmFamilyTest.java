@@ -55,6 +55,24 @@ class GemmFamilyTest {
                             assertCorrect(w, vector(16, 32, 32, rows, vecs, packA, packB, threads));
     }
 
+    /**
+     * A right edge narrower than the tile runs on a narrower written-out kernel (3x3's edge on 3x2
+     * or 3x1), into C itself where it fills whole vectors and through the scratch tile where not;
+     * across K slices (accumulating) and with a ragged last row block.
+     */
+    @Test void rightEdgesNarrowerThanTheTileMatchTheReference() {
+        int lanes = MicroKernel.lanes();
+        for (int[] tile : new int[][] {{3, 3}, {3, 2}, {4, 3}, {6, 4}, {8, 3}}) {
+            int width = tile[1] * lanes;
+            for (int extra : new int[] {1, lanes / 2 + 1, lanes, 2 * lanes, 2 * lanes + 1}) {
+                GemmWorkload w = (GemmWorkload) FAMILY.workload(shape(2 * tile[0] + 1, width + extra, 70), extra);
+                for (int packA = 0; packA <= 1; packA++)
+                    for (int packB = 0; packB <= 1; packB++)
+                        assertCorrect(w, vector(16, 256, 32, tile[0], tile[1], packA, packB, 1));
+            }
+        }
+    }
+
     @Test void scalarLoopOrdersAndPackingMatchTheReference() {
         GemmWorkload w = (GemmWorkload) FAMILY.workload(shape(37, 71, 53), 5);
         for (String order : new String[] {"ijk", "ikj"})
