@@ -155,6 +155,10 @@ final class KernelsCommand implements Callable<Integer> {
                 "java", "per sample: calls back to back on inputs built and checked before warm-up; samples by the harness's rule",
                 "openblas", "per sample: cblas_sgemm calls back to back on inputs built and checked before warm-up (C, same sampling rule)",
                 "roofline", "per sample: read passes over a float array as large as B, written before warm-up (C, OpenMP, same sampling rule)",
+                "conv", "java: filters laid out, and packed into the micro-kernels' panels, once when the candidate is built (as an inference"
+                        + " engine packs weights when a model loads); im2col copies, Winograd transforms and input packing inside every call."
+                        + " im2col + OpenBLAS: the KCRS filters are its matrix as given; the im2col copy and cblas_sgemm (which packs both"
+                        + " operands) inside every call",
                 "statistic", "median of the samples kept by Stats.withoutInterference, for every side; ratios: median over repetitions"));
         json.put("peak", peak.describe());
         json.put("openblas", blas.missing() == null ? "cblas_sgemm" : "omitted: " + blas.missing());

@@ -9,18 +9,20 @@ import org.tunefarm.agent.kernels.gemm.PackedGemm;
  * filters as C x K (RSCK); in NCHW each image's output (K x P·Q) is the filters as K x C (KCRS)
  * times that image's C x H·W input, the form im2col + BLAS takes too, without the copy.
  *
- * <p>Units are blocks of {@code tileP} output positions, within one image in NCHW: the GEMM's M
- * (NHWC) or N (NCHW), rounded to whole micro-tiles. A thread's consecutive units in one image are
- * one GEMM call, whose own blocking ({@code tileP}, {@code tileK} and {@code tileC} as the GEMM's
- * tiles over positions, filters and input channels) keeps the packed panels in cache.
+ * <p>Units are one micro-tile's output positions (its rows in NHWC, its width in NCHW, within one
+ * image): the GEMM's M (NHWC) or N (NCHW). A thread's consecutive units in one image are one GEMM
+ * call, whose own blocking ({@code tileP}, {@code tileK} and {@code tileC} as the GEMM's tiles
+ * over positions, filters and input channels) keeps the packed panels in cache; units as small as
+ * a micro-tile let two threads share a 7 x 7 layer evenly, where whole tileP blocks left one
+ * thread idle. In NHWC the filters (the GEMM's B) are packed once, when the layer is built.
  */
 final class GemmConv implements ConvKernel {
 
     private final ConvGeometry g;
     private final PackedGemm gemm;
-    private final int positions, block;
+    private final int positions, unit;
     /** Units per GEMM: the whole tensor's in NHWC (positions run on across images), each image's in NCHW. */
-    private final int blocksPerMatrix;
+    private final int unitsPerMatrix;
 
     /** @param filterMatrix the filters as the GEMM's operand: C x K (RSCK) for NHWC, K x C (KCRS) for NCHW */
     GemmConv(ConvGeometry g, float[] in, float[] filterMatrix, ConvConfig config) {
@@ -29,14 +31,14 @@ final class GemmConv implements ConvKernel {
         int rows = config.microRows(), width = config.microVecs() * PackedGemm.lanes();
         if (g.nhwc()) {
             int m = g.n() * positions;
-            block = Math.max(1, config.tileP() / rows) * rows;
-            blocksPerMatrix = (m + block - 1) / block;
-            gemm = new PackedGemm(in, filterMatrix, m, g.k(), g.c(), block, config.tileK(), config.tileC(),
-                    rows, config.microVecs(), true, true);
+            unit = rows;
+            unitsPerMatrix = (m + unit - 1) / unit;
+            gemm = new PackedGemm(in, filterMatrix, m, g.k(), g.c(), config.tileP(), config.tileK(), config.tileC(),
+                    rows, config.microVecs(), true, true).packFiltersOnce();
         } else {
-            block = Math.max(1, config.tileP() / width) * width;
-            blocksPerMatrix = (positions + block - 1) / block;
-            gemm = new PackedGemm(filterMatrix, in, g.k(), positions, g.c(), config.tileK(), block, config.tileC(),
+            unit = width;
+            unitsPerMatrix = (positions + unit - 1) / unit;
+            gemm = new PackedGemm(filterMatrix, in, g.k(), positions, g.c(), config.tileK(), config.tileP(), config.tileC(),
                     rows, config.microVecs(), true, true);
         }
     }
@@ -47,17 +49,17 @@ final class GemmConv implements ConvKernel {
     }
 
     @Override public int units() {
-        return g.nhwc() ? blocksPerMatrix : g.n() * blocksPerMatrix;
+        return g.nhwc() ? unitsPerMatrix : g.n() * unitsPerMatrix;
     }
 
     @Override public void compute(float[] out, int from, int to) {
         if (g.nhwc()) {
-            gemm.multiply(out, 0, 0, from * block, Math.min(g.n() * positions, to * block), 0, g.k());
+            gemm.multiply(out, 0, 0, from * unit, Math.min(g.n() * positions, to * unit), 0, g.k());
             return;
         }
         for (int u = from; u < to; ) {
-            int img = u / blocksPerMatrix, last = Math.min(to, (img + 1) * blocksPerMatrix);
-            int n0 = (u - img * blocksPerMatrix) * block, n1 = Math.min(positions, (last - img * blocksPerMatrix) * block);
+            int img = u / unitsPerMatrix, last = Math.min(to, (img + 1) * unitsPerMatrix);
+            int n0 = (u - img * unitsPerMatrix) * unit, n1 = Math.min(positions, (last - img * unitsPerMatrix) * unit);
             gemm.multiply(out, img * g.k(), img * g.c(), 0, g.k(), n0, n1);
             u = last;
         }

@@ -10,6 +10,7 @@ import org.tunefarm.agent.kernels.gemm.PackedGemm;
  * {@code tileK} and {@code tileC} as its N and K blocks). Blocks are the units, so the unrolled
  * block is still in cache when the GEMM reads it and memory stays at tileP rows per thread.
  * In NHWC both the gather (runs of C channels) and the result (tileP rows of K) are contiguous.
+ * The filters are packed into the micro-kernels' panels once, when the layer is built, not once per block.
  */
 final class Im2colConv implements ConvKernel {
 
@@ -27,7 +28,7 @@ final class Im2colConv implements ConvKernel {
         columns = new float[tileP * reduction];
         result = new float[tileP * g.k()];
         gemm = new PackedGemm(columns, filterMatrix, tileP, g.k(), reduction, tileP, config.tileK(), config.tileC(),
-                config.microRows(), config.microVecs(), true, true);
+                config.microRows(), config.microVecs(), true, true).packFiltersOnce();
     }
 
     /** The filters as the GEMM's B: row (fr, fs, ch), column f, i.e. RSCK. */

@@ -9,6 +9,10 @@ package org.tunefarm.agent.kernels.gemm;
  * A right edge narrower than the tile runs on the written-out kernel of as many vectors as it
  * needs, where there is one, instead of the whole tile on zero padding: 512 columns are 21 tiles
  * of 3x3 on AVX2 and 8 columns, which the 3x3 kernel computed at 3 times the work.
+ *
+ * <p>Where B is the same on every call (a layer's filters, {@link PackedGemm#packFiltersOnce}), it
+ * can be packed once, every (N block, K slice) of it, and a call over all of N and K reads those
+ * panels instead of packing its own.
  */
 final class BlockedVectorGemm implements RegionKernel {
 
@@ -20,6 +24,8 @@ final class BlockedVectorGemm implements RegionKernel {
     /** By vectors, the kernels of the right edge's narrower tiles: null where the full tile runs instead. */
     private final MicroKernel[] edgeKernels;
     private final float[] aPanels, bPanels, aEdge, bEdge, cEdge;
+    /** B packed once, block after block ({@link #prepackB}); null until then. */
+    private float[] bPacked;
 
     BlockedVectorGemm(GemmWorkload w, GemmConfig config) {
         this(w.a, w.b, w.m, w.n, w.k, config);
@@ -59,22 +65,56 @@ final class BlockedVectorGemm implements RegionKernel {
      * a batch that lies in the arrays as consecutive matrices, multiplied without a copy.
      */
     void compute(float[] c, int cRow, int bRow, int m0, int m1, int n0, int n1, int k0, int k1) {
+        boolean prepacked = bPacked != null && bRow == 0 && n0 == 0 && n1 == n && k0 == 0 && k1 == k;
         for (int jc = n0; jc < n1; jc += tileN) {
             int jEnd = Math.min(jc + tileN, n1);
             for (int pc = k0; pc < k1; pc += tileK) {
                 int kc = Math.min(tileK, k1 - pc);
-                if (packB) MicroPanels.packBBlock(b, n, bRow + pc, kc, jc, jEnd, width, bPanels);
+                float[] bp = bPanels;
+                int bAt = 0;
+                if (prepacked) {
+                    bp = bPacked;
+                    bAt = packedOffset(jc, pc);
+                } else if (packB) {
+                    MicroPanels.packBBlock(b, n, bRow + pc, kc, jc, jEnd, width, bPanels, 0);
+                }
                 for (int ic = m0; ic < m1; ic += tileM) {
                     int iEnd = Math.min(ic + tileM, m1);
                     if (packA) MicroPanels.packABlock(a, k, ic, iEnd, pc, kc, rows, aPanels);
-                    block(c, cRow, bRow, ic, iEnd, jc, jEnd, pc, kc, pc > k0);
+                    block(c, cRow, bRow, ic, iEnd, jc, jEnd, pc, kc, pc > k0, bp, bAt);
                 }
             }
         }
     }
 
+    /**
+     * Packs all of B (rows [0, k), columns [0, n)) now, for every call over all of N and K to read
+     * instead of packing its own; B must not change afterwards. Nothing to do where B is read in place.
+     */
+    void prepackB() {
+        if (!packB) return;
+        float[] all = new float[roundUp(n, width) * k];
+        for (int jc = 0; jc < n; jc += tileN) {
+            int jEnd = Math.min(jc + tileN, n);
+            for (int pc = 0; pc < k; pc += tileK) {
+                MicroPanels.packBBlock(b, n, pc, Math.min(tileK, k - pc), jc, jEnd, width, all, packedOffset(jc, pc));
+            }
+        }
+        bPacked = all;
+    }
+
+    /**
+     * Where block (jc, pc) starts in {@link #bPacked}: the N blocks before it hold all of K each
+     * (tileN is whole panels, so jc * k floats), and the K slices before it in its own N block
+     * hold its padded width each.
+     */
+    private int packedOffset(int jc, int pc) {
+        return jc * k + roundUp(Math.min(tileN, n - jc), width) * pc;
+    }
+
     /** One (M block, N block, K slice): every micro-tile, B panel outer so it stays in L1. */
-    private void block(float[] c, int cRow, int bRow, int ic, int iEnd, int jc, int jEnd, int pc, int kc, boolean accumulate) {
+    private void block(float[] c, int cRow, int bRow, int ic, int iEnd, int jc, int jEnd, int pc, int kc, boolean accumulate,
+                       float[] bp, int bAt) {
         for (int jr = jc; jr < jEnd; jr += width) {
             int cols = Math.min(width, jEnd - jr);
             int lanes = MicroKernel.lanes(), vecs = (cols + lanes - 1) / lanes;
@@ -83,8 +123,8 @@ final class BlockedVectorGemm implements RegionKernel {
             float[] bArr;
             int bi, bRs;
             if (packB) {
-                bArr = bPanels;
-                bi = (jr - jc) / width * kc * width;
+                bArr = bp;
+                bi = bAt + (jr - jc) / width * kc * width;
                 bRs = width;
             } else if (cols == width) {
                 bArr = b;

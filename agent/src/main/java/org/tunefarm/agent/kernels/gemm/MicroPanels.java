@@ -39,8 +39,8 @@ final class MicroPanels {
         for (int i = i0, at = 0; i < i1; i += rows, at += kc * rows) packA(a, lda, i1, i, p0, kc, rows, dst, at);
     }
 
-    /** Packs the columns [j0, j1) of B's K slice into consecutive panels, each kc * width floats. */
-    static void packBBlock(float[] b, int ldb, int p0, int kc, int j0, int j1, int width, float[] dst) {
-        for (int j = j0, at = 0; j < j1; j += width, at += kc * width) packB(b, ldb, j1, p0, kc, j, width, dst, at);
+    /** Packs the columns [j0, j1) of B's K slice into consecutive panels, each kc * width floats, from {@code dst[at]}. */
+    static void packBBlock(float[] b, int ldb, int p0, int kc, int j0, int j1, int width, float[] dst, int at) {
+        for (int j = j0; j < j1; j += width, at += kc * width) packB(b, ldb, j1, p0, kc, j, width, dst, at);
     }
 }

@@ -22,6 +22,17 @@ public final class PackedGemm {
         gemm = new BlockedVectorGemm(a, b, m, n, k, new GemmConfig("vector", "ikj", tileM, tileN, tileK, microRows, microVecs, packA, packB, 1));
     }
 
+    /**
+     * Packs B into the micro-kernels' panels once, now, rather than on every call: for B that is a
+     * layer's filters, fixed for the layer's life, as inference engines pack their weights when a
+     * model loads. The filters must not change afterwards; calls over all of B's columns read the
+     * packed panels (a call over part of them still packs its own).
+     */
+    public PackedGemm packFiltersOnce() {
+        gemm.prepackB();
+        return this;
+    }
+
     /** Overwrites C[m0:m1, n0:n1] (row-major, n columns) with the same block of A·B. */
     public void multiply(float[] c, int m0, int m1, int n0, int n1) {
         gemm.compute(c, m0, m1, n0, n1, 0, k);
