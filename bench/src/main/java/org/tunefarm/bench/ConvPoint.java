@@ -25,7 +25,8 @@ final class ConvPoint {
      */
     static SearchSpace space(KernelKey key, int cores, int threads) {
         int bits = VectorWidth.bits();
-        return SPEC.space(key, cores, bits, DeviceProfile.registers(System.getProperty("os.arch"), bits)).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
+        return SPEC.space(key, cores, bits, DeviceProfile.registers(System.getProperty("os.arch"), bits))
+                .narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
     }
 
     /** The family's seeds ({@link Conv2dSpec#seeds}) at {@code threads} threads that are valid in the space; the random sample then looks around them. */

@@ -24,7 +24,7 @@ final class DirectConv implements ConvKernel {
     private final float[] in, packed;
     private final int rows, width, tileP, tileK, tileC;
     private final MicroKernel kernel;
-    /** By vectors, the written-out kernels for the last output channels when fewer than a tile (as {@link org.tunefarm.agent.kernels.gemm.PackedGemm}'s). */
+    /** By vectors, the written-out kernels for the last output channels where they are fewer than a tile: null where the full tile runs. */
     private final MicroKernel[] edgeKernels;
     private final float[] aEdge, tile;
     /** NHWC without dilation: a filter row's taps read one contiguous run of S x C inputs. */
@@ -88,8 +88,8 @@ final class DirectConv implements ConvKernel {
     private void microTile(float[] out, int img, int y, int x, int real, int k0) {
         int cols = Math.min(width, g.k() - k0);
         int lanes = MicroKernel.lanes(), vecs = (cols + lanes - 1) / lanes;
-        MicroKernel kernel = vecs < edgeKernels.length && edgeKernels[vecs] != null ? edgeKernels[vecs] : this.kernel;
-        int written = kernel == this.kernel ? width : vecs * lanes; // the columns the kernel writes
+        MicroKernel tileKernel = vecs < edgeKernels.length && edgeKernels[vecs] != null ? edgeKernels[vecs] : kernel;
+        int written = tileKernel == kernel ? width : vecs * lanes; // the columns it writes
         boolean inPlace = g.nhwc() && real == rows && cols == written;
         float[] dst = inPlace ? out : tile;
         int ci = inPlace ? g.outIndex(img, k0, y, x) : 0;
@@ -104,7 +104,7 @@ final class DirectConv implements ConvKernel {
                 // input and in the packed filter alike: one reduction of S * C, not S of C.
                 int ai = g.inIndex(img, 0, iy, g.inX(x, 0)), b = (kb * g.r() + fr) * g.s() * g.c() * width, run = g.s() * g.c();
                 for (int c0 = 0; c0 < run; c0 += tileC) {
-                    kernel.run(Math.min(tileC, run - c0), in, ai + c0, g.stride() * g.c(), 1, packed, b + c0 * width, width, dst, ci, ldc, !first);
+                    tileKernel.run(Math.min(tileC, run - c0), in, ai + c0, g.stride() * g.c(), 1, packed, b + c0 * width, width, dst, ci, ldc, !first);
                     first = false;
                 }
                 continue;
@@ -128,7 +128,7 @@ final class DirectConv implements ConvKernel {
                 int b = ((kb * g.r() + fr) * g.s() + fs) * g.c() * width;
                 for (int c0 = 0; c0 < g.c(); c0 += tileC) {
                     int kc = Math.min(tileC, g.c() - c0);
-                    kernel.run(kc, a, ai + c0 * aCs, aRs, aCs, packed, b + c0 * width, width, dst, ci, ldc, !first);
+                    tileKernel.run(kc, a, ai + c0 * aCs, aRs, aCs, packed, b + c0 * width, width, dst, ci, ldc, !first);
                     first = false;
                 }
             }

@@ -118,8 +118,8 @@ final class BlockedVectorGemm implements RegionKernel {
         for (int jr = jc; jr < jEnd; jr += width) {
             int cols = Math.min(width, jEnd - jr);
             int lanes = MicroKernel.lanes(), vecs = (cols + lanes - 1) / lanes;
-            MicroKernel edge = vecs < edgeKernels.length && edgeKernels[vecs] != null ? edgeKernels[vecs] : kernel;
-            int edgeCols = edge == kernel ? width : vecs * lanes; // the columns the kernel writes
+            MicroKernel panelKernel = vecs < edgeKernels.length && edgeKernels[vecs] != null ? edgeKernels[vecs] : kernel;
+            int kernelCols = panelKernel == kernel ? width : vecs * lanes; // the columns it writes
             float[] bArr;
             int bi, bRs;
             if (packB) {
@@ -157,10 +157,10 @@ final class BlockedVectorGemm implements RegionKernel {
                     aRs = 1;
                     aCs = rows;
                 }
-                if (real == rows && cols == edgeCols) {
-                    edge.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, c, (cRow + ir) * n + jr, n, accumulate);
+                if (real == rows && cols == kernelCols) {
+                    panelKernel.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, c, (cRow + ir) * n + jr, n, accumulate);
                 } else {
-                    edge.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, cEdge, 0, width, false);
+                    panelKernel.run(kc, aArr, ai, aRs, aCs, bArr, bi, bRs, cEdge, 0, width, false);
                     mergeEdge(c, cRow + ir, real, jr, cols, accumulate);
                 }
             }

@@ -63,18 +63,13 @@ public final class ThreadTeam implements AutoCloseable {
         } catch (Throwable t) {
             own = t;
         }
+        // Always waits for every helper, even when interrupted: a helper still on this call's share
+        // would otherwise count down the next call's. Shares are finite, so the wait is too.
         for (int spins = 0; left.get() > 0; spins++) {
-            if (spins < 20_000) {
-                Thread.onSpinWait();
-            } else {
-                // A helper that lost its CPU: stop competing for one.
-                if (Thread.interrupted()) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for gemm workers");
-                }
-                Thread.yield();
-            }
+            if (spins < 20_000) Thread.onSpinWait();
+            else Thread.yield(); // a helper that lost its CPU: stop competing for one
         }
+        if (Thread.currentThread().isInterrupted()) throw new IllegalStateException("interrupted while running gemm shares");
         if (own instanceof RuntimeException e) throw e;
         if (own instanceof Error e) throw e;
         if (failure != null) throw new IllegalStateException("a gemm worker failed", failure);
