@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,10 +117,7 @@ class HeatSimBatchTest {
         runner.run(new Batch("s", KEY, List.of(new BatchCandidate(0, HOT)), QUICK, 0, everyTakeNoisy, Objective.LATENCY, 0, Long.MAX_VALUE), ms::add);
         Measurement m = ms.get(0);
         assertTrue(m.detail().startsWith("retaken 3x"), m.detail());
-        // Usually one re-take; on a loaded machine a re-take's preempted samples are taken again, it
-        // runs longer, and may cross the trip point once more. What must hold is that the re-takes
-        // end in an unthrottled take (before the fix every re-take ran throttled again).
-        assertTrue(Pattern.compile("re-taken [1-9]\\d*x after cooling").matcher(m.detail()).find(), "the takes back to back ran throttled: " + m.detail());
+        assertTrue(m.detail().contains("re-taken 1x after cooling"), "the takes back to back ran throttled: " + m.detail());
         assertEquals(Status.OK, m.status(), "the re-take's takes each ran cool: " + m.detail() + " " + m.thermal());
         assertTrue(m.thermal().startTemperatureC() < guard.startTemperatureC(), "the reported take started cool: " + m.thermal());
     }
