@@ -2,6 +2,7 @@ package org.tunefarm.agent.kernels.conv;
 
 import java.util.Arrays;
 import org.tunefarm.agent.kernels.gemm.MicroKernel;
+import org.tunefarm.agent.kernels.gemm.TileKernels;
 
 /**
  * The direct convolution on the GEMM family's register-blocked micro-kernels, without
@@ -23,9 +24,8 @@ final class DirectConv implements ConvKernel {
     private final ConvGeometry g;
     private final float[] in, packed;
     private final int rows, width, tileP, tileK, tileC;
-    private final MicroKernel kernel;
-    /** By vectors, the written-out kernels for the last output channels where they are fewer than a tile: null where the full tile runs. */
-    private final MicroKernel[] edgeKernels;
+    /** The tile's kernel, and narrower ones for the last output channels where they are fewer than a tile. */
+    private final TileKernels kernels;
     private final float[] aEdge, tile;
     /** NHWC without dilation: a filter row's taps read one contiguous run of S x C inputs. */
     private final boolean rowRuns;
@@ -39,9 +39,7 @@ final class DirectConv implements ConvKernel {
         tileP = Math.max(1, config.tileP() / rows) * rows;
         tileK = Math.max(1, config.tileK() / width) * width;
         tileC = config.tileC();
-        kernel = MicroKernel.forTile(rows, config.microVecs());
-        edgeKernels = new MicroKernel[config.microVecs()];
-        for (int v = 1; v < config.microVecs(); v++) edgeKernels[v] = MicroKernel.writtenOut(rows, v);
+        kernels = new TileKernels(rows, config.microVecs());
         aEdge = new float[rows * g.c()];
         tile = new float[rows * width];
         rowRuns = g.nhwc() && g.dilation() == 1;
@@ -87,9 +85,8 @@ final class DirectConv implements ConvKernel {
 
     private void microTile(float[] out, int img, int y, int x, int real, int k0) {
         int cols = Math.min(width, g.k() - k0);
-        int lanes = MicroKernel.lanes(), vecs = (cols + lanes - 1) / lanes;
-        MicroKernel tileKernel = vecs < edgeKernels.length && edgeKernels[vecs] != null ? edgeKernels[vecs] : kernel;
-        int written = tileKernel == kernel ? width : vecs * lanes; // the columns it writes
+        MicroKernel tileKernel = kernels.forColumns(cols);
+        int written = kernels.columnsWritten(cols);
         boolean inPlace = g.nhwc() && real == rows && cols == written;
         float[] dst = inPlace ? out : tile;
         int ci = inPlace ? g.outIndex(img, k0, y, x) : 0;

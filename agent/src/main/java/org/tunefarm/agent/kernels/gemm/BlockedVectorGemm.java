@@ -6,9 +6,7 @@ package org.tunefarm.agent.kernels.gemm;
  * stays in L2), then micro-panels of B and of A, each pair one micro-kernel call. Ragged edges
  * never reach the kernel: a partial A or B micro-panel is packed with zero padding (even when
  * that operand is otherwise read in place), and a partial C tile goes through a scratch tile.
- * A right edge narrower than the tile runs on the written-out kernel of as many vectors as it
- * needs, where there is one, instead of the whole tile on zero padding: 512 columns are 21 tiles
- * of 3x3 on AVX2 and 8 columns, which the 3x3 kernel computed at 3 times the work.
+ * A right edge narrower than the tile runs on a narrower kernel where there is one ({@link TileKernels}).
  *
  * <p>Where B is the same on every call (a layer's filters, {@link PackedGemm#packFiltersOnce}), it
  * can be packed once, every (N block, K slice) of it, and a call over all of N and K reads those
@@ -20,9 +18,7 @@ final class BlockedVectorGemm implements RegionKernel {
     private final int n, k;
     private final int rows, width, tileM, tileN, tileK;
     private final boolean packA, packB;
-    private final MicroKernel kernel;
-    /** By vectors, the kernels of the right edge's narrower tiles: null where the full tile runs instead. */
-    private final MicroKernel[] edgeKernels;
+    private final TileKernels kernels;
     private final float[] aPanels, bPanels, aEdge, bEdge, cEdge;
     /** B packed once, block after block ({@link #prepackB}); null until then. */
     private float[] bPacked;
@@ -45,9 +41,7 @@ final class BlockedVectorGemm implements RegionKernel {
         tileK = Math.min(config.tileK(), k);
         packA = config.packA();
         packB = config.packB();
-        kernel = MicroKernel.forTile(rows, config.microVecs());
-        edgeKernels = new MicroKernel[config.microVecs()];
-        for (int v = 1; v < config.microVecs(); v++) edgeKernels[v] = MicroKernel.writtenOut(rows, v);
+        kernels = new TileKernels(rows, config.microVecs());
         aPanels = packA ? new float[tileM * tileK] : null;
         bPanels = packB ? new float[tileN * tileK] : null;
         aEdge = packA ? null : new float[rows * tileK];
@@ -117,9 +111,8 @@ final class BlockedVectorGemm implements RegionKernel {
                        float[] bp, int bAt) {
         for (int jr = jc; jr < jEnd; jr += width) {
             int cols = Math.min(width, jEnd - jr);
-            int lanes = MicroKernel.lanes(), vecs = (cols + lanes - 1) / lanes;
-            MicroKernel panelKernel = vecs < edgeKernels.length && edgeKernels[vecs] != null ? edgeKernels[vecs] : kernel;
-            int kernelCols = panelKernel == kernel ? width : vecs * lanes; // the columns it writes
+            MicroKernel panelKernel = kernels.forColumns(cols);
+            int kernelCols = kernels.columnsWritten(cols);
             float[] bArr;
             int bi, bRs;
             if (packB) {
