@@ -83,7 +83,7 @@ class EmulatedArmBoardTest {
 
     /** Whether a JIT log of the board shows a GEMM micro-kernel compiled at tier 4 (C2). */
     private boolean c2CompiledAMicroKernel() throws IOException {
-        Pattern c2 = Pattern.compile("\\s4\\s+org\\.tunefarm\\.agent\\.kernels\\.gemm\\.UnrolledMicroKernels::k4x[12]\\s");
+        Pattern c2 = Pattern.compile("\\s4\\s+org\\.tunefarm\\.agent\\.kernels\\.gemm\\.UnrolledMicroKernels::k4x[12]\\w*\\s");
         try (Stream<Path> logs = Files.list(data)) {
             for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("jit-")).toList()) {
                 if (c2.matcher(Files.readString(log)).find()) return true;

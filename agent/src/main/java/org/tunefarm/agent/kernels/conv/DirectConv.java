@@ -11,8 +11,10 @@ import org.tunefarm.agent.kernels.gemm.TileKernels;
  * micro-kernel call reducing over the input channels. The tile's A operand is the input read in
  * place (row stride = stride x pixel step, column stride = channel step, so NCHW and NHWC share
  * the code), except where a tap reaches into the padding: then the rows are copied with zeros.
- * In NHWC without dilation a filter row's S taps are one call: their inputs and the packed
- * filter's rows both lie contiguous, so the reduction runs S x C long between loads of C.
+ * In NHWC without dilation a filter row's S taps are one run: their inputs and the packed
+ * filter's rows both lie contiguous; where tileC takes a whole run, every filter row inside the
+ * image is one call ({@link MicroKernel#runSegments}), R x S x C steps between loads of C (the
+ * 3-channel stem's 27 rather than three calls of 9).
  *
  * <p>Loops: output rows are the units; inside a row, blocks of {@code tileK} channels, then
  * {@code tileP} positions (so their input stays in L1 across channel vectors), then micro-tiles;
@@ -93,13 +95,26 @@ final class DirectConv implements ConvKernel {
         int ldc = inPlace ? g.k() : width;
         int kb = k0 / width;
         boolean first = true;
-        for (int fr = 0; fr < g.r(); fr++) {
+        int run = g.s() * g.c();
+        boolean inRow = rowRuns && g.inX(x, 0) >= 0 && g.inX(x + rows - 1, g.s() - 1) < g.w();
+        if (inRow && tileC >= run) {
+            // Every filter row's run in one call, the accumulators held across rows: the rows
+            // inside the image are consecutive, and so are their packed filter rows.
+            int frLo = 0, frHi = g.r() - 1;
+            while (frLo <= frHi && g.inY(y, frLo) < 0) frLo++;
+            while (frHi >= frLo && g.inY(y, frHi) >= g.h()) frHi--;
+            if (frLo <= frHi) {
+                int ai = g.inIndex(img, 0, g.inY(y, frLo), g.inX(x, 0)), b = (kb * g.r() + frLo) * run * width;
+                tileKernel.runSegments(frHi - frLo + 1, g.w() * g.c(), run, in, ai, g.stride() * g.c(), 1, packed, b, width, dst, ci, ldc, false);
+                first = false;
+            }
+        } else for (int fr = 0; fr < g.r(); fr++) {
             int iy = g.inY(y, fr);
             if (iy < 0 || iy >= g.h()) continue;
-            if (rowRuns && g.inX(x, 0) >= 0 && g.inX(x + rows - 1, g.s() - 1) < g.w()) {
+            if (inRow) {
                 // The filter row's taps and channels lie contiguous in NHWC (fs * C + ch), in the
                 // input and in the packed filter alike: one reduction of S * C, not S of C.
-                int ai = g.inIndex(img, 0, iy, g.inX(x, 0)), b = (kb * g.r() + fr) * g.s() * g.c() * width, run = g.s() * g.c();
+                int ai = g.inIndex(img, 0, iy, g.inX(x, 0)), b = (kb * g.r() + fr) * run * width;
                 for (int c0 = 0; c0 < run; c0 += tileC) {
                     tileKernel.run(Math.min(tileC, run - c0), in, ai + c0, g.stride() * g.c(), 1, packed, b + c0 * width, width, dst, ci, ldc, !first);
                     first = false;

@@ -24,15 +24,17 @@ final class GenericMicroKernel implements MicroKernel {
         this.tile = new float[rows * width];
     }
 
-    @Override public void run(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-                              float[] c, int ci, int ldc, boolean accumulate) {
+    @Override public void runSegments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                                      float[] c, int ci, int ldc, boolean accumulate) {
         Arrays.fill(tile, 0f);
-        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-            for (int r = 0; r < rows; r++) {
-                FloatVector ar = FloatVector.broadcast(S, a[ai + r * aRs]);
-                for (int v = 0; v < vecs; v++) {
-                    int t = r * width + v * L;
-                    Fma.madd(ar, FloatVector.fromArray(S, b, bi + v * L), FloatVector.fromArray(S, tile, t)).intoArray(tile, t);
+        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
+            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+                for (int r = 0; r < rows; r++) {
+                    FloatVector ar = FloatVector.broadcast(S, a[ai + r * aRs]);
+                    for (int v = 0; v < vecs; v++) {
+                        int t = r * width + v * L;
+                        Fma.madd(ar, FloatVector.fromArray(S, b, bi + v * L), FloatVector.fromArray(S, tile, t)).intoArray(tile, t);
+                    }
                 }
             }
         }

@@ -11,8 +11,21 @@ package org.tunefarm.agent.kernels.gemm;
 @FunctionalInterface
 public interface MicroKernel {
 
-    void run(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-             float[] c, int ci, int ldc, boolean accumulate);
+    default void run(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                     float[] c, int ci, int ldc, boolean accumulate) {
+        runSegments(1, 0, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+    }
+
+    /**
+     * As {@link #run}, over {@code segments} runs of {@code kc} steps in one call: A's run s
+     * starts {@code aSeg} after run s - 1, while B goes on where the previous run ended. A direct
+     * convolution's filter rows are such runs (each a contiguous stretch of one input row; the
+     * packed filter's rows follow one another), reduced with the accumulators held in registers
+     * across rows, so C is written once rather than once per filter row. Written-out kernels walk
+     * the runs as an outer loop: {@code ai} restarts at each run's start.
+     */
+    void runSegments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+                     float[] c, int ci, int ldc, boolean accumulate);
 
     /** The written-out kernel for the tile when there is one, else the generic loop. */
     static MicroKernel forTile(int rows, int vecs) {
@@ -22,8 +35,7 @@ public interface MicroKernel {
 
     /** The written-out kernel for the tile, which keeps its accumulators in registers; null when there is none. */
     static MicroKernel writtenOut(int rows, int vecs) {
-        MicroKernel k = UnrolledMicroKernels.BY_TILE.get(tileKey(rows, vecs));
-        return k != null ? k : WideMicroKernels.BY_TILE.get(tileKey(rows, vecs));
+        return UnrolledMicroKernels.BY_TILE.get(tileKey(rows, vecs));
     }
 
     /** Names a micro-tile in the kernel tables. */
