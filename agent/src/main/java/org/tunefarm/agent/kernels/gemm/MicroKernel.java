@@ -21,8 +21,9 @@ public interface MicroKernel {
      * starts {@code aSeg} after run s - 1, while B goes on where the previous run ended. A direct
      * convolution's filter rows are such runs (each a contiguous stretch of one input row; the
      * packed filter's rows follow one another), reduced with the accumulators held in registers
-     * across rows, so C is written once rather than once per filter row. Written-out kernels walk
-     * the runs as an outer loop: {@code ai} restarts at each run's start.
+     * across rows, so C is written once rather than once per filter row. The written-out kernels
+     * hold the accumulators across runs where A's steps are contiguous (aCs 1) and B is packed (bRs
+     * the tile's width), as there; with other strides they reduce run after run, accumulating.
      */
     void runSegments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
                      float[] c, int ci, int ldc, boolean accumulate);

@@ -21,15 +21,16 @@ import org.tunefarm.agent.kernels.VectorWidth;
  * <p>The element (r, p) of A is {@code a[ai + r * aRs + p * aCs]}, row p of B starts at
  * {@code b[bi + p * bRs]}. Each tile has three walks, each its own method: one method with
  * two loops made C2 compile whichever ran first and trap on the other (a JVM that ran a packed
- * GEMM, then a direct convolution, ran them 1.5x to 10x slower), and a loop over segments
- * around the K loop cost the packed GEMM about 8% at 4x2 on AVX2.
+ * GEMM, then a direct convolution, ran them 1.5x to 10x slower).
  * <ul>
  * <li>{@code Packed}: both operands in micro-panels (aRs 1, aCs rows, bRs the tile's width):
  *     offsets from p with constant strides, so C2 drops the range checks it cannot hoist
- *     from the strided walk (6x2 at 128 bits: 23-41 to 48-51 GFLOP/s at 512^3);
- * <li>{@code Strided}: A or B read in place;
- * <li>{@code Segments}: several runs of K steps in one call, A jumping between runs
- *     ({@link MicroKernel#runSegments}): a direct convolution's filter rows.
+ *     from a walk whose strides are variables (6x2 at 128 bits: 23-41 to 48-51 GFLOP/s at 512^3);
+ * <li>{@code Rows}: A's rows read in place, contiguous along K (aCs 1), against a packed B,
+ *     in one or more segments ({@link MicroKernel#runSegments}: a direct convolution's filter
+ *     rows), again with constant strides; a separate method from Packed, since the loop over
+ *     segments around the K loop cost the packed GEMM about 8% at 4x2 on AVX2;
+ * <li>{@code Strided}: anything else, segment by segment.
  * </ul>
  */
 final class UnrolledMicroKernels {
@@ -59,9 +60,9 @@ final class UnrolledMicroKernels {
 
     static void k3x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k3x1Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 3 && bRs == L) k3x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k3x1Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == L) k3x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 3 && bRs == L) k3x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k3x1Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k3x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -77,6 +78,28 @@ final class UnrolledMicroKernels {
             c10 = madd(a1, b0, c10);
             FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
             c20 = madd(a2, b0, c20);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+    }
+
+    private static void k3x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * L;
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20);
+            }
         }
         store(c00, c, ci, accumulate);
         store(c10, c, ci + ldc, accumulate);
@@ -102,32 +125,11 @@ final class UnrolledMicroKernels {
         store(c20, c, ci + 2 * ldc, accumulate);
     }
 
-    private static void k3x1Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20);
-            }
-        }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-    }
-
     static void k3x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k3x2Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 3 && bRs == 2 * L) k3x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k3x2Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 2 * L) k3x2Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 3 && bRs == 2 * L) k3x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k3x2Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k3x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -144,6 +146,29 @@ final class UnrolledMicroKernels {
             c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
             FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+    }
+
+    private static void k3x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (2 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
@@ -170,33 +195,11 @@ final class UnrolledMicroKernels {
         store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
     }
 
-    private static void k3x2Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-    }
-
     static void k3x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k3x3Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 3 && bRs == 3 * L) k3x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k3x3Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 3 * L) k3x3Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 3 && bRs == 3 * L) k3x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k3x3Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k3x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -214,6 +217,30 @@ final class UnrolledMicroKernels {
             c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
             FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+    }
+
+    private static void k3x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (3 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
@@ -241,34 +268,11 @@ final class UnrolledMicroKernels {
         store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
     }
 
-    private static void k3x3Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-    }
-
     static void k4x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k4x1Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 4 && bRs == L) k4x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k4x1Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == L) k4x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 4 && bRs == L) k4x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k4x1Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k4x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -287,6 +291,32 @@ final class UnrolledMicroKernels {
             c20 = madd(a2, b0, c20);
             FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
             c30 = madd(a3, b0, c30);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+    }
+
+    private static void k4x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * L;
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30);
+            }
         }
         store(c00, c, ci, accumulate);
         store(c10, c, ci + ldc, accumulate);
@@ -317,36 +347,11 @@ final class UnrolledMicroKernels {
         store(c30, c, ci + 3 * ldc, accumulate);
     }
 
-    private static void k4x1Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30);
-            }
-        }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-    }
-
     static void k4x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k4x2Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 4 && bRs == 2 * L) k4x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k4x2Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 2 * L) k4x2Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 4 && bRs == 2 * L) k4x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k4x2Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k4x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -366,6 +371,33 @@ final class UnrolledMicroKernels {
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
             FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+    }
+
+    private static void k4x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (2 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
@@ -397,37 +429,11 @@ final class UnrolledMicroKernels {
         store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
     }
 
-    private static void k4x2Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-    }
-
     static void k4x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k4x3Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 4 && bRs == 3 * L) k4x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k4x3Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 3 * L) k4x3Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 4 && bRs == 3 * L) k4x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k4x3Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k4x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -448,6 +454,34 @@ final class UnrolledMicroKernels {
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
             FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
+    }
+
+    private static void k4x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (3 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
@@ -480,38 +514,11 @@ final class UnrolledMicroKernels {
         store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
     }
 
-    private static void k4x3Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-    }
-
     static void k6x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k6x1Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 6 && bRs == L) k6x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k6x1Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == L) k6x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 6 && bRs == L) k6x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k6x1Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k6x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -536,6 +543,40 @@ final class UnrolledMicroKernels {
             c40 = madd(a4, b0, c40);
             FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
             c50 = madd(a5, b0, c50);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate);
+    }
+
+    private static void k6x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * L;
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30);
+                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                c40 = madd(a4, b0, c40);
+                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                c50 = madd(a5, b0, c50);
+            }
         }
         store(c00, c, ci, accumulate);
         store(c10, c, ci + ldc, accumulate);
@@ -576,44 +617,11 @@ final class UnrolledMicroKernels {
         store(c50, c, ci + 5 * ldc, accumulate);
     }
 
-    private static void k6x1Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-                c40 = madd(a4, b0, c40);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-                c50 = madd(a5, b0, c50);
-            }
-        }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
-    }
-
     static void k6x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k6x2Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 6 && bRs == 2 * L) k6x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k6x2Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 2 * L) k6x2Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 6 && bRs == 2 * L) k6x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k6x2Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k6x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -639,6 +647,41 @@ final class UnrolledMicroKernels {
             c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
             FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
+    }
+
+    private static void k6x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (2 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
+                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
+                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
@@ -680,45 +723,11 @@ final class UnrolledMicroKernels {
         store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
     }
 
-    private static void k6x2Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
-    }
-
     static void k8x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k8x1Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 8 && bRs == L) k8x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k8x1Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == L) k8x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 8 && bRs == L) k8x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k8x1Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k8x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -749,6 +758,48 @@ final class UnrolledMicroKernels {
             c60 = madd(a6, b0, c60);
             FloatVector a7 = FloatVector.broadcast(S, a[ao + 7]);
             c70 = madd(a7, b0, c70);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate);
+        store(c60, c, ci + 6 * ldc, accumulate);
+        store(c70, c, ci + 7 * ldc, accumulate);
+    }
+
+    private static void k8x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * L;
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30);
+                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                c40 = madd(a4, b0, c40);
+                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                c50 = madd(a5, b0, c50);
+                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs + p]);
+                c60 = madd(a6, b0, c60);
+                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs + p]);
+                c70 = madd(a7, b0, c70);
+            }
         }
         store(c00, c, ci, accumulate);
         store(c10, c, ci + ldc, accumulate);
@@ -799,52 +850,11 @@ final class UnrolledMicroKernels {
         store(c70, c, ci + 7 * ldc, accumulate);
     }
 
-    private static void k8x1Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S);
-        FloatVector c60 = FloatVector.zero(S);
-        FloatVector c70 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-                c40 = madd(a4, b0, c40);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-                c50 = madd(a5, b0, c50);
-                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
-                c60 = madd(a6, b0, c60);
-                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
-                c70 = madd(a7, b0, c70);
-            }
-        }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate);
-    }
-
     static void k4x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k4x4Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 4 && bRs == 4 * L) k4x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k4x4Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 4 * L) k4x4Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 4 && bRs == 4 * L) k4x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k4x4Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k4x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -866,6 +876,35 @@ final class UnrolledMicroKernels {
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
             FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
+    }
+
+    private static void k4x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (4 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
@@ -899,39 +938,11 @@ final class UnrolledMicroKernels {
         store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
     }
 
-    private static void k4x4Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
-                FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
-    }
-
     static void k6x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k6x3Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 6 && bRs == 3 * L) k6x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k6x3Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 3 * L) k6x3Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 6 && bRs == 3 * L) k6x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k6x3Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k6x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -958,6 +969,42 @@ final class UnrolledMicroKernels {
             c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
             FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
+    }
+
+    private static void k6x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (3 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
+                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
+                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
@@ -1000,46 +1047,11 @@ final class UnrolledMicroKernels {
         store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
     }
 
-    private static void k6x3Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
-    }
-
     static void k6x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k6x4Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 6 && bRs == 4 * L) k6x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k6x4Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 4 * L) k6x4Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 6 && bRs == 4 * L) k6x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k6x4Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k6x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -1067,6 +1079,43 @@ final class UnrolledMicroKernels {
             c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42); c43 = madd(a4, b3, c43);
             FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52); c53 = madd(a5, b3, c53);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate); store(c43, c, ci + 4 * ldc + 3 * L, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate); store(c53, c, ci + 5 * ldc + 3 * L, accumulate);
+    }
+
+    private static void k6x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S), c43 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S), c53 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (4 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
+                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42); c43 = madd(a4, b3, c43);
+                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52); c53 = madd(a5, b3, c53);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
@@ -1110,47 +1159,11 @@ final class UnrolledMicroKernels {
         store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate); store(c53, c, ci + 5 * ldc + 3 * L, accumulate);
     }
 
-    private static void k6x4Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S), c43 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S), c53 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
-                FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42); c43 = madd(a4, b3, c43);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52); c53 = madd(a5, b3, c53);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate); store(c43, c, ci + 4 * ldc + 3 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate); store(c53, c, ci + 5 * ldc + 3 * L, accumulate);
-    }
-
     static void k8x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k8x2Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 8 && bRs == 2 * L) k8x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k8x2Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 2 * L) k8x2Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 8 && bRs == 2 * L) k8x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k8x2Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k8x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -1182,6 +1195,49 @@ final class UnrolledMicroKernels {
             c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61);
             FloatVector a7 = FloatVector.broadcast(S, a[ao + 7]);
             c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
+        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate);
+        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate);
+    }
+
+    private static void k8x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S), c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S), c71 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (2 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
+                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
+                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
+                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs + p]);
+                c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61);
+                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs + p]);
+                c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71);
+            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
@@ -1233,53 +1289,11 @@ final class UnrolledMicroKernels {
         store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate);
     }
 
-    private static void k8x2Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
-        FloatVector c60 = FloatVector.zero(S), c61 = FloatVector.zero(S);
-        FloatVector c70 = FloatVector.zero(S), c71 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
-                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
-                c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61);
-                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
-                c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate);
-    }
-
     static void k8x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
-        if (segments > 1) k8x3Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
-        else if (aRs == 1 && aCs == 8 && bRs == 3 * L) k8x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else k8x3Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);
+        if (aCs == 1 && bRs == 3 * L) k8x3Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 8 && bRs == 3 * L) k8x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k8x3Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
     }
 
     private static void k8x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
@@ -1323,6 +1337,50 @@ final class UnrolledMicroKernels {
         store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate); store(c72, c, ci + 7 * ldc + 2 * L, accumulate);
     }
 
+    private static void k8x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S), c61 = FloatVector.zero(S), c62 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S), c71 = FloatVector.zero(S), c72 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (3 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
+                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
+                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
+                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs + p]);
+                c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61); c62 = madd(a6, b2, c62);
+                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs + p]);
+                c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71); c72 = madd(a7, b2, c72);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
+        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate); store(c62, c, ci + 6 * ldc + 2 * L, accumulate);
+        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate); store(c72, c, ci + 7 * ldc + 2 * L, accumulate);
+    }
+
     private static void k8x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
@@ -1353,49 +1411,6 @@ final class UnrolledMicroKernels {
             c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61); c62 = madd(a6, b2, c62);
             FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
             c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71); c72 = madd(a7, b2, c72);
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate); store(c62, c, ci + 6 * ldc + 2 * L, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate); store(c72, c, ci + 7 * ldc + 2 * L, accumulate);
-    }
-
-    private static void k8x3Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S);
-        FloatVector c60 = FloatVector.zero(S), c61 = FloatVector.zero(S), c62 = FloatVector.zero(S);
-        FloatVector c70 = FloatVector.zero(S), c71 = FloatVector.zero(S), c72 = FloatVector.zero(S);
-        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {
-            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-                FloatVector b0 = FloatVector.fromArray(S, b, bi);
-                FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-                FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-                c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-                c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
-                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
-                c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61); c62 = madd(a6, b2, c62);
-                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
-                c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71); c72 = madd(a7, b2, c72);
-            }
         }
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);

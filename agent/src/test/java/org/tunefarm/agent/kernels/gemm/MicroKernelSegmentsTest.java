@@ -6,9 +6,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every written-out kernel, and the generic one, over each of its walks (packed panels, strided,
- * several segments) against a plain sum: a walk that drops a step, a segment or a row of the tile
- * fails here before it can only show as a slower or wrong convolution.
+ * Every written-out kernel, and the generic one, over each of its walks (packed panels, A's rows
+ * in place in one or several segments, strided) against a plain sum: a walk that drops a step, a
+ * segment or a row of the tile fails here, not only as a wrong convolution somewhere later.
  */
 class MicroKernelSegmentsTest {
 
@@ -28,8 +28,12 @@ class MicroKernelSegmentsTest {
         walk(kernel, rows, width, random, 1, 0, kc, 1, rows, width);
         // Strided: A rows 13 apart, steps 2 apart; B rows width + 5 apart.
         walk(kernel, rows, width, random, 1, 0, kc, 13, 2, width + 5);
-        // Three segments of kc steps, A's runs 101 apart (a convolution's filter rows).
+        // A's rows in place (steps contiguous) against packed B: one run, and three runs 101 apart
+        // (a convolution's filter rows).
+        walk(kernel, rows, width, random, 1, 0, kc, 13, 1, width);
         walk(kernel, rows, width, random, 3, 101, kc, 13, 1, width);
+        // Three runs with strides no fast walk takes: reduced run after run.
+        walk(kernel, rows, width, random, 3, 101, kc, 13, 2, width + 5);
     }
 
     private static void walk(MicroKernel kernel, int rows, int width, SplittableRandom random,

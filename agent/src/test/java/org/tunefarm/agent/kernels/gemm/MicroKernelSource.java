@@ -55,15 +55,16 @@ public final class MicroKernelSource {
                  * <p>The element (r, p) of A is {@code a[ai + r * aRs + p * aCs]}, row p of B starts at
                  * {@code b[bi + p * bRs]}. Each tile has three walks, each its own method: one method with
                  * two loops made C2 compile whichever ran first and trap on the other (a JVM that ran a packed
-                 * GEMM, then a direct convolution, ran them 1.5x to 10x slower), and a loop over segments
-                 * around the K loop cost the packed GEMM about 8% at 4x2 on AVX2.
+                 * GEMM, then a direct convolution, ran them 1.5x to 10x slower).
                  * <ul>
                  * <li>{@code Packed}: both operands in micro-panels (aRs 1, aCs rows, bRs the tile's width):
                  *     offsets from p with constant strides, so C2 drops the range checks it cannot hoist
-                 *     from the strided walk (6x2 at 128 bits: 23-41 to 48-51 GFLOP/s at 512^3);
-                 * <li>{@code Strided}: A or B read in place;
-                 * <li>{@code Segments}: several runs of K steps in one call, A jumping between runs
-                 *     ({@link MicroKernel#runSegments}): a direct convolution's filter rows.
+                 *     from a walk whose strides are variables (6x2 at 128 bits: 23-41 to 48-51 GFLOP/s at 512^3);
+                 * <li>{@code Rows}: A's rows read in place, contiguous along K (aCs 1), against a packed B,
+                 *     in one or more segments ({@link MicroKernel#runSegments}: a direct convolution's filter
+                 *     rows), again with constant strides; a separate method from Packed, since the loop over
+                 *     segments around the K loop cost the packed GEMM about 8% at 4x2 on AVX2;
+                 * <li>{@code Strided}: anything else, segment by segment.
                  * </ul>
                  */
                 final class UnrolledMicroKernels {
@@ -96,21 +97,35 @@ public final class MicroKernelSource {
 
     private static void tile(StringBuilder out, int rows, int vecs) {
         String k = "k" + rows + "x" + vecs;
-        String width = vecs == 1 ? "L" : vecs + " * L";
+        String width = vecs == 1 ? "L" : vecs + " * L", step = vecs == 1 ? "L" : "(" + width + ")";
         out.append("\n    static void ").append(k).append("(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,\n")
                 .append("            float[] c, int ci, int ldc, boolean accumulate) {\n")
-                .append("        if (segments > 1) ").append(k).append("Segments(segments, aSeg, kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);\n")
-                .append("        else if (aRs == 1 && aCs == ").append(rows).append(" && bRs == ").append(width).append(") ")
+                .append("        if (aCs == 1 && bRs == ").append(width).append(") ")
+                .append(k).append("Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);\n")
+                .append("        else if (segments == 1 && aRs == 1 && aCs == ").append(rows).append(" && bRs == ").append(width).append(") ")
                 .append(k).append("Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);\n")
-                .append("        else ").append(k).append("Strided(kc, a, ai, aRs, aCs, b, bi, bRs, c, ci, ldc, accumulate);\n")
+                .append("        else for (int seg = 0; seg < segments; seg++) ").append(k)
+                .append("Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);\n")
                 .append("    }\n");
 
         out.append("\n    private static void ").append(k).append("Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {\n");
         zero(out, rows, vecs);
         out.append("        for (int p = 0; p < kc; p++) {\n")
-                .append("            int ao = ai + p * ").append(rows).append(", bo = bi + p * ").append(vecs == 1 ? "L" : "(" + width + ")").append(";\n");
+                .append("            int ao = ai + p * ").append(rows).append(", bo = bi + p * ").append(step).append(";\n");
         step(out, rows, vecs, "bo", r -> plus("ao", r, "1"));
         out.append("        }\n");
+        stores(out, rows, vecs);
+
+        out.append("\n    private static void ").append(k).append("Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,\n")
+                .append("            float[] c, int ci, int ldc, boolean accumulate) {\n");
+        zero(out, rows, vecs);
+        out.append("        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * ").append(step).append(") {\n")
+                .append("            for (int p = 0; p < kc; p++) {\n")
+                .append("                int bo = bi + p * ").append(step).append(";\n");
+        StringBuilder inner = new StringBuilder();
+        step(inner, rows, vecs, "bo", r -> plus("ai", r, "aRs") + " + p");
+        inner.toString().lines().forEach(line -> out.append("    ").append(line).append('\n'));
+        out.append("            }\n        }\n");
         stores(out, rows, vecs);
 
         out.append("\n    private static void ").append(k).append("Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,\n")
@@ -119,17 +134,6 @@ public final class MicroKernelSource {
         out.append("        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {\n");
         step(out, rows, vecs, "bi", r -> plus("ai", r, "aRs"));
         out.append("        }\n");
-        stores(out, rows, vecs);
-
-        out.append("\n    private static void ").append(k).append("Segments(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,\n")
-                .append("            float[] c, int ci, int ldc, boolean accumulate) {\n");
-        zero(out, rows, vecs);
-        out.append("        for (int seg = 0, jump = aSeg - kc * aCs; seg < segments; seg++, ai += jump) {\n")
-                .append("            for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {\n");
-        StringBuilder inner = new StringBuilder();
-        step(inner, rows, vecs, "bi", r -> plus("ai", r, "aRs"));
-        inner.toString().lines().forEach(line -> out.append("    ").append(line).append('\n'));
-        out.append("            }\n        }\n");
         stores(out, rows, vecs);
     }
 
