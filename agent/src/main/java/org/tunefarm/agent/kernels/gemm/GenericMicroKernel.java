@@ -6,8 +6,9 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Any micro-tile: the accumulators live in a scratch tile in L1 rather than in registers, so
- * each FMA costs a load and a store. Correct for every shape, fast for none; the space's common
- * tiles have written-out kernels in {@link UnrolledMicroKernels}. Holds scratch: one per thread.
+ * each FMA costs a load and a store. Correct for every shape, fast for none: every tile the spaces
+ * offer has a written-out kernel in {@link UnrolledMicroKernels}, and this one runs only tiles
+ * outside them (tests, a hand-written point). Holds scratch: one per thread.
  */
 final class GenericMicroKernel implements MicroKernel {
 

@@ -13,10 +13,9 @@ import org.tunefarm.agent.kernels.VectorWidth;
 /**
  * Register-blocked micro-kernels written out per micro-tile: each holds its rows x vecs tile of
  * C in named locals, so C2 keeps them in registers across the K loop, where an array of
- * accumulators would live in memory. Of them, AVX2's 16 registers hold 3x3, 3x2, 3x1, 4x2, 4x1
- * and 6x1 with their B vectors and broadcasts (3x3: 9 accumulators, 3 B vectors and 3
- * broadcasts, 15 of 16); 4x3, 6x2 and 8x1 run where there are 32 registers, and the 16 to 24
- * accumulators of 4x4, 6x3, 6x4, 8x2 and 8x3 only there (GemmSpec's register rule).
+ * accumulators would live in memory. Every tile of the spaces is here; AVX2's 16 registers hold
+ * those whose accumulators, B vectors and broadcasts fit (3x3: 9 + 3 + 3 = 15), the rest run
+ * where there are 32 (MicroTiles' register rule).
  *
  * <p>The element (r, p) of A is {@code a[ai + r * aRs + p * aCs]}, row p of B starts at
  * {@code b[bi + p * bRs]}. Each tile has three walks, each its own method: one method with
@@ -41,22 +40,459 @@ final class UnrolledMicroKernels {
 
     /** The kernels by {@link MicroKernel#tileKey}. */
     static final Map<Integer, MicroKernel> BY_TILE = Map.ofEntries(
+            Map.entry(MicroKernel.tileKey(1, 1), UnrolledMicroKernels::k1x1),
+            Map.entry(MicroKernel.tileKey(1, 2), UnrolledMicroKernels::k1x2),
+            Map.entry(MicroKernel.tileKey(1, 3), UnrolledMicroKernels::k1x3),
+            Map.entry(MicroKernel.tileKey(1, 4), UnrolledMicroKernels::k1x4),
+            Map.entry(MicroKernel.tileKey(2, 1), UnrolledMicroKernels::k2x1),
+            Map.entry(MicroKernel.tileKey(2, 2), UnrolledMicroKernels::k2x2),
+            Map.entry(MicroKernel.tileKey(2, 3), UnrolledMicroKernels::k2x3),
+            Map.entry(MicroKernel.tileKey(2, 4), UnrolledMicroKernels::k2x4),
             Map.entry(MicroKernel.tileKey(3, 1), UnrolledMicroKernels::k3x1),
             Map.entry(MicroKernel.tileKey(3, 2), UnrolledMicroKernels::k3x2),
             Map.entry(MicroKernel.tileKey(3, 3), UnrolledMicroKernels::k3x3),
+            Map.entry(MicroKernel.tileKey(3, 4), UnrolledMicroKernels::k3x4),
             Map.entry(MicroKernel.tileKey(4, 1), UnrolledMicroKernels::k4x1),
             Map.entry(MicroKernel.tileKey(4, 2), UnrolledMicroKernels::k4x2),
             Map.entry(MicroKernel.tileKey(4, 3), UnrolledMicroKernels::k4x3),
+            Map.entry(MicroKernel.tileKey(4, 4), UnrolledMicroKernels::k4x4),
             Map.entry(MicroKernel.tileKey(6, 1), UnrolledMicroKernels::k6x1),
             Map.entry(MicroKernel.tileKey(6, 2), UnrolledMicroKernels::k6x2),
-            Map.entry(MicroKernel.tileKey(8, 1), UnrolledMicroKernels::k8x1),
-            Map.entry(MicroKernel.tileKey(4, 4), UnrolledMicroKernels::k4x4),
             Map.entry(MicroKernel.tileKey(6, 3), UnrolledMicroKernels::k6x3),
             Map.entry(MicroKernel.tileKey(6, 4), UnrolledMicroKernels::k6x4),
+            Map.entry(MicroKernel.tileKey(8, 1), UnrolledMicroKernels::k8x1),
             Map.entry(MicroKernel.tileKey(8, 2), UnrolledMicroKernels::k8x2),
             Map.entry(MicroKernel.tileKey(8, 3), UnrolledMicroKernels::k8x3));
 
     private UnrolledMicroKernels() {}
+
+    static void k1x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == L) k1x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 1 && bRs == L) k1x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k1x1Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k1x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 1, bo = bi + p * L;
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00);
+        }
+        store(c00, c, ci, accumulate);
+    }
+
+    private static void k1x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * L;
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00);
+            }
+        }
+        store(c00, c, ci, accumulate);
+    }
+
+    private static void k1x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00);
+        }
+        store(c00, c, ci, accumulate);
+    }
+
+    static void k1x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == 2 * L) k1x2Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 1 && bRs == 2 * L) k1x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k1x2Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k1x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 1, bo = bi + p * (2 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+    }
+
+    private static void k1x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (2 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+    }
+
+    private static void k1x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+    }
+
+    static void k1x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == 3 * L) k1x3Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 1 && bRs == 3 * L) k1x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k1x3Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k1x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 1, bo = bi + p * (3 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+    }
+
+    private static void k1x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (3 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+    }
+
+    private static void k1x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+    }
+
+    static void k1x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == 4 * L) k1x4Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 1 && bRs == 4 * L) k1x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k1x4Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k1x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 1, bo = bi + p * (4 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+            FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+    }
+
+    private static void k1x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (4 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+    }
+
+    private static void k1x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+            FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+    }
+
+    static void k2x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == L) k2x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 2 && bRs == L) k2x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k2x1Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k2x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 2, bo = bi + p * L;
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+    }
+
+    private static void k2x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * L;
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10);
+            }
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+    }
+
+    private static void k2x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+    }
+
+    static void k2x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == 2 * L) k2x2Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 2 && bRs == 2 * L) k2x2Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k2x2Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k2x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 2, bo = bi + p * (2 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+    }
+
+    private static void k2x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (2 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+    }
+
+    private static void k2x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+    }
+
+    static void k2x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == 3 * L) k2x3Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 2 && bRs == 3 * L) k2x3Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k2x3Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k2x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 2, bo = bi + p * (3 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+    }
+
+    private static void k2x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (3 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+    }
+
+    private static void k2x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+    }
+
+    static void k2x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == 4 * L) k2x4Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 2 && bRs == 4 * L) k2x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k2x4Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k2x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 2, bo = bi + p * (4 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+            FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+    }
+
+    private static void k2x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (4 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+    }
+
+    private static void k2x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+            FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+    }
 
     static void k3x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
@@ -266,6 +702,82 @@ final class UnrolledMicroKernels {
         store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
         store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
         store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+    }
+
+    static void k3x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == 4 * L) k3x4Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 3 && bRs == 4 * L) k3x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k3x4Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k3x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 3, bo = bi + p * (4 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+            FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+            FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+    }
+
+    private static void k3x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (4 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+    }
+
+    private static void k3x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+            FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
     }
 
     static void k4x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -514,6 +1026,94 @@ final class UnrolledMicroKernels {
         store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
     }
 
+    static void k4x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == 4 * L) k4x4Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 4 && bRs == 4 * L) k4x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k4x4Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k4x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 4, bo = bi + p * (4 * L);
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+            FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+            FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
+            FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
+    }
+
+    private static void k4x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * (4 * L);
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
+                FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
+            }
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
+    }
+
+    private static void k4x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
+            FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
+        }
+        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
+    }
+
     static void k6x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
             float[] c, int ci, int ldc, boolean accumulate) {
         if (aCs == 1 && bRs == L) k6x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
@@ -721,221 +1321,6 @@ final class UnrolledMicroKernels {
         store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
         store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
         store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
-    }
-
-    static void k8x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        if (aCs == 1 && bRs == L) k8x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
-        else if (segments == 1 && aRs == 1 && aCs == 8 && bRs == L) k8x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else for (int seg = 0; seg < segments; seg++) k8x1Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
-    }
-
-    private static void k8x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S);
-        FloatVector c60 = FloatVector.zero(S);
-        FloatVector c70 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 8, bo = bi + p * L;
-            FloatVector b0 = FloatVector.fromArray(S, b, bo);
-            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
-            c00 = madd(a0, b0, c00);
-            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
-            c10 = madd(a1, b0, c10);
-            FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
-            c20 = madd(a2, b0, c20);
-            FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
-            c30 = madd(a3, b0, c30);
-            FloatVector a4 = FloatVector.broadcast(S, a[ao + 4]);
-            c40 = madd(a4, b0, c40);
-            FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
-            c50 = madd(a5, b0, c50);
-            FloatVector a6 = FloatVector.broadcast(S, a[ao + 6]);
-            c60 = madd(a6, b0, c60);
-            FloatVector a7 = FloatVector.broadcast(S, a[ao + 7]);
-            c70 = madd(a7, b0, c70);
-        }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate);
-    }
-
-    private static void k8x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S);
-        FloatVector c60 = FloatVector.zero(S);
-        FloatVector c70 = FloatVector.zero(S);
-        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * L;
-                FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
-                c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
-                c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
-                c20 = madd(a2, b0, c20);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
-                c30 = madd(a3, b0, c30);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
-                c40 = madd(a4, b0, c40);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
-                c50 = madd(a5, b0, c50);
-                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs + p]);
-                c60 = madd(a6, b0, c60);
-                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs + p]);
-                c70 = madd(a7, b0, c70);
-            }
-        }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate);
-    }
-
-    private static void k8x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S);
-        FloatVector c60 = FloatVector.zero(S);
-        FloatVector c70 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-            FloatVector b0 = FloatVector.fromArray(S, b, bi);
-            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = madd(a0, b0, c00);
-            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = madd(a1, b0, c10);
-            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = madd(a2, b0, c20);
-            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = madd(a3, b0, c30);
-            FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
-            c40 = madd(a4, b0, c40);
-            FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
-            c50 = madd(a5, b0, c50);
-            FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
-            c60 = madd(a6, b0, c60);
-            FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
-            c70 = madd(a7, b0, c70);
-        }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate);
-    }
-
-    static void k4x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        if (aCs == 1 && bRs == 4 * L) k4x4Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
-        else if (segments == 1 && aRs == 1 && aCs == 4 && bRs == 4 * L) k4x4Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
-        else for (int seg = 0; seg < segments; seg++) k4x4Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
-    }
-
-    private static void k4x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 4, bo = bi + p * (4 * L);
-            FloatVector b0 = FloatVector.fromArray(S, b, bo);
-            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-            FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
-            FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
-            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
-            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
-            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
-            FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
-            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
-            FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
-            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
-    }
-
-    private static void k4x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
-        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (4 * L);
-                FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-                FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
-                FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
-                c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
-                c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
-                c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
-                c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
-            }
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
-    }
-
-    private static void k4x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
-            float[] c, int ci, int ldc, boolean accumulate) {
-        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
-            FloatVector b0 = FloatVector.fromArray(S, b, bi);
-            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
-            FloatVector b2 = FloatVector.fromArray(S, b, bi + 2 * L);
-            FloatVector b3 = FloatVector.fromArray(S, b, bi + 3 * L);
-            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
-            c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
-            c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
-            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
-            c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
-            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
-            c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
-        }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
     }
 
     static void k6x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1157,6 +1542,133 @@ final class UnrolledMicroKernels {
         store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
         store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate); store(c43, c, ci + 4 * ldc + 3 * L, accumulate);
         store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate); store(c53, c, ci + 5 * ldc + 3 * L, accumulate);
+    }
+
+    static void k8x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        if (aCs == 1 && bRs == L) k8x1Rows(segments, aSeg, kc, a, ai, aRs, b, bi, c, ci, ldc, accumulate);
+        else if (segments == 1 && aRs == 1 && aCs == 8 && bRs == L) k8x1Packed(kc, a, ai, b, bi, c, ci, ldc, accumulate);
+        else for (int seg = 0; seg < segments; seg++) k8x1Strided(kc, a, ai + seg * aSeg, aRs, aCs, b, bi + seg * kc * bRs, bRs, c, ci, ldc, accumulate || seg > 0);
+    }
+
+    private static void k8x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++) {
+            int ao = ai + p * 8, bo = bi + p * L;
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector a0 = FloatVector.broadcast(S, a[ao]);
+            c00 = madd(a0, b0, c00);
+            FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = madd(a1, b0, c10);
+            FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = madd(a2, b0, c20);
+            FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = madd(a3, b0, c30);
+            FloatVector a4 = FloatVector.broadcast(S, a[ao + 4]);
+            c40 = madd(a4, b0, c40);
+            FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
+            c50 = madd(a5, b0, c50);
+            FloatVector a6 = FloatVector.broadcast(S, a[ao + 6]);
+            c60 = madd(a6, b0, c60);
+            FloatVector a7 = FloatVector.broadcast(S, a[ao + 7]);
+            c70 = madd(a7, b0, c70);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate);
+        store(c60, c, ci + 6 * ldc, accumulate);
+        store(c70, c, ci + 7 * ldc, accumulate);
+    }
+
+    private static void k8x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
+            for (int p = 0; p < kc; p++) {
+                int bo = bi + p * L;
+                FloatVector b0 = FloatVector.fromArray(S, b, bo);
+                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                c00 = madd(a0, b0, c00);
+                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                c10 = madd(a1, b0, c10);
+                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                c20 = madd(a2, b0, c20);
+                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                c30 = madd(a3, b0, c30);
+                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                c40 = madd(a4, b0, c40);
+                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                c50 = madd(a5, b0, c50);
+                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs + p]);
+                c60 = madd(a6, b0, c60);
+                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs + p]);
+                c70 = madd(a7, b0, c70);
+            }
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate);
+        store(c60, c, ci + 6 * ldc, accumulate);
+        store(c70, c, ci + 7 * ldc, accumulate);
+    }
+
+    private static void k8x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
+            float[] c, int ci, int ldc, boolean accumulate) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        for (int p = 0; p < kc; p++, ai += aCs, bi += bRs) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = madd(a0, b0, c00);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
+            c10 = madd(a1, b0, c10);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
+            c20 = madd(a2, b0, c20);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
+            c30 = madd(a3, b0, c30);
+            FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs]);
+            c40 = madd(a4, b0, c40);
+            FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
+            c50 = madd(a5, b0, c50);
+            FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs]);
+            c60 = madd(a6, b0, c60);
+            FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
+            c70 = madd(a7, b0, c70);
+        }
+        store(c00, c, ci, accumulate);
+        store(c10, c, ci + ldc, accumulate);
+        store(c20, c, ci + 2 * ldc, accumulate);
+        store(c30, c, ci + 3 * ldc, accumulate);
+        store(c40, c, ci + 4 * ldc, accumulate);
+        store(c50, c, ci + 5 * ldc, accumulate);
+        store(c60, c, ci + 6 * ldc, accumulate);
+        store(c70, c, ci + 7 * ldc, accumulate);
     }
 
     static void k8x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
