@@ -26,8 +26,9 @@ public final class Conv2dFamily implements KernelFamily {
      * stem's direct loop). 3: the 3x3 micro-tile (microRows 3) joins the space, so every index
      * moves, and AVX2's space drops the tiles that spill (8x2, 6x2, 4x3, 8x1). 4: the NHWC direct
      * loop reduces every filter row inside the image in one micro-kernel call (the stem's 27 steps
-     * rather than 3 calls of 9: about 1.4x on AVX2), and every micro-tile has a packed walk for the
-     * GEMM under pointwise, im2col and Winograd.
+     * rather than 3 calls of 9: about 1.4x on AVX2), every micro-tile has a packed walk for the
+     * GEMM under pointwise, im2col and Winograd, and threads take the units in chunks from a
+     * shared counter rather than a fixed share each.
      */
     @Override public int implementation() { return 4; }
 
