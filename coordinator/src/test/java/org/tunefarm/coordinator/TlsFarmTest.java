@@ -74,8 +74,10 @@ class TlsFarmTest {
             assertTrue(agent.alive(), "the agent exited; see " + agent.log());
             return get("/api/agents").size() == 1;
         });
+        // Samples of 5 ms, 5 of them: a 100 us sleep's wake-up can take twice as long on a busy
+        // machine, and three 1 ms samples once let a=4 (200 us) measure faster than a=5 in a full suite.
         String spec = "name: tls-sleep\nkernel: sleep\nshapes: [{unitUs: 100}]\nspace: {a: [4, 5, 6], b: [11], mode: [fast]}\n"
-                + "strategy: {name: exhaustive, budget: 0}\nmeasure: {minSamples: 3, minSampleMs: 1, maxWarmupMs: 10, timeoutMs: 10000, finalists: 0}\nbatchSize: 4\n";
+                + "strategy: {name: exhaustive, budget: 0}\nmeasure: {minSamples: 5, minSampleMs: 5, maxWarmupMs: 10, timeoutMs: 10000, finalists: 0}\nbatchSize: 4\n";
         assertEquals(401, call("POST", "/api/sweeps", spec, READ).statusCode(), "the read token does not write");
         HttpResponse<String> created = call("POST", "/api/sweeps", spec, ADMIN);
         assertEquals(201, created.statusCode(), created.body());
