@@ -19,7 +19,7 @@ import java.util.function.IntFunction;
 public final class MicroKernelSource {
 
     /**
-     * Every micro-tile the gemm and conv2d spaces offer (microRows 1 to 8 by microVecs 1 to 4, at
+     * Every micro-tile the gemm and conv2d spaces offer (microRows 1-4, 6 or 8 by microVecs 1 to 4, at
      * most 24 accumulators), so no point of a search runs on the generic kernel: one method shared
      * by many tiles takes its JIT profile from whichever ran first, and a worker JVM that measured
      * other tiles before ran a 2x1 point 1.37x slower than a fresh one.
