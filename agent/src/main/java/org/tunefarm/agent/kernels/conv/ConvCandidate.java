@@ -16,11 +16,11 @@ import org.tunefarm.agent.kernels.gemm.ThreadTeam;
  */
 final class ConvCandidate implements KernelFamily.Candidate {
 
-    private final ToDoubleFunction<float[]> error;
-    private final float[] out;
     /** Chunks per thread: enough that a slowed thread leaves little to wait for, few enough that taking one costs nothing. */
     static final int CHUNKS_PER_THREAD = 4;
 
+    private final ToDoubleFunction<float[]> error;
+    private final float[] out;
     private final ConvKernel[] shares;
     private final int units, chunks;
     private final AtomicInteger nextChunk = new AtomicInteger();

@@ -85,7 +85,7 @@ public final class MicroKernelSource {
         for (int[] t : TILES) entries.add("            Map.entry(MicroKernel.tileKey(" + t[0] + ", " + t[1] + "), UnrolledMicroKernels::" + name(t) + ")");
         out.append(String.join(",\n", entries)).append(");\n\n");
         out.append("    private UnrolledMicroKernels() {}\n");
-        for (int[] t : TILES) tile(out, t[0], t[1]);
+        for (int[] t : TILES) tile(out, t);
         out.append("""
 
                     private static void store(FloatVector acc, float[] c, int at, boolean accumulate) {
@@ -100,8 +100,9 @@ public final class MicroKernelSource {
         return "k" + t[0] + "x" + t[1];
     }
 
-    private static void tile(StringBuilder out, int rows, int vecs) {
-        String k = "k" + rows + "x" + vecs;
+    private static void tile(StringBuilder out, int[] t) {
+        int rows = t[0], vecs = t[1];
+        String k = name(t);
         String width = vecs == 1 ? "L" : vecs + " * L", step = vecs == 1 ? "L" : "(" + width + ")";
         out.append("\n    static void ").append(k).append("(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,\n")
                 .append("            float[] c, int ci, int ldc, boolean accumulate) {\n")
