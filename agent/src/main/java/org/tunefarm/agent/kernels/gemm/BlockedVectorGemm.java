@@ -82,6 +82,29 @@ final class BlockedVectorGemm implements RegionKernel {
     }
 
     /**
+     * One M chunk, rows [ic, iEnd), of one (N block, K slice) against B panels packed elsewhere (a
+     * team's shared block, {@link SharedPanelGemm}), laid out as {@link MicroPanels#packBBlock}
+     * lays them from {@code bAt}: packs this instance's own A panels for the chunk, which must be
+     * at most {@link #tileM()} rows.
+     */
+    void chunk(float[] c, int ic, int iEnd, int jc, int jEnd, int pc, int kc, boolean accumulate, float[] bp, int bAt) {
+        if (packA) MicroPanels.packABlock(a, k, ic, iEnd, pc, kc, rows, aPanels);
+        block(c, 0, 0, ic, iEnd, jc, jEnd, pc, kc, accumulate, bp, bAt);
+    }
+
+    /** The M block in rows, whole micro-tiles. */
+    int tileM() { return tileM; }
+
+    /** The N block in columns, whole micro-tiles. */
+    int tileN() { return tileN; }
+
+    /** The K slice. */
+    int tileK() { return tileK; }
+
+    /** Whether B is packed into panels (otherwise read in place). */
+    boolean packsB() { return packB; }
+
+    /**
      * Packs all of B (rows [0, k), columns [0, n)) now, for every call over all of N and K to read
      * instead of packing its own; B must not change afterwards. Nothing to do where B is read in place.
      */

@@ -10,7 +10,8 @@ import org.tunefarm.kernel.KernelSpec;
 /**
  * fp32 GEMM on the agent: the scalar loops ({@link ScalarGemm}), the row-streaming vector path
  * for one-row micro-tiles ({@link RowStreamGemm}) and the register-blocked vector path
- * ({@link BlockedVectorGemm}), each split over threads by {@link GemmCandidate}.
+ * ({@link BlockedVectorGemm}), each split over threads by {@link GemmCandidate}; the blocked path
+ * on tall or square C shares B's packed panels across its threads instead ({@link SharedPanelGemm}).
  */
 public final class GemmFamily implements KernelFamily {
 
@@ -26,9 +27,10 @@ public final class GemmFamily implements KernelFamily {
      * 512^3 with A read in place). 4: the 3x3 micro-tile (microRows 3) joins the space, so every
      * index moves, and AVX2's space drops the tiles that spill (4x3, 6x2, 8x1). 5: every
      * written-out tile has its own packed walk, as 3x3 and 6x2 had (generated from one template,
-     * {@code UnrolledMicroKernels}); 512^3 at 4x2 on AVX2 about 1.2x.
+     * {@code UnrolledMicroKernels}); 512^3 at 4x2 on AVX2 about 1.2x. 6: several threads on tall or
+     * square C pack B once for the team and take M in chunks ({@link SharedPanelGemm}).
      */
-    @Override public int implementation() { return 5; }
+    @Override public int implementation() { return 6; }
 
     @Override public Workload workload(KernelKey key, long seed) {
         spec.validate(key);
@@ -46,6 +48,7 @@ public final class GemmFamily implements KernelFamily {
         if (config.microRows() == 1) {
             return new GemmCandidate(w, config.threads(), 1, MicroKernel.lanes(), wl -> new RowStreamGemm(wl, config));
         }
+        if (SharedPanelGemm.splitsM(w, config)) return new SharedPanelGemm(w, config);
         return new GemmCandidate(w, config.threads(), config.microRows(), width, wl -> new BlockedVectorGemm(wl, config));
     }
 }
