@@ -28,7 +28,8 @@ public final class GemmFamily implements KernelFamily {
      * index moves, and AVX2's space drops the tiles that spill (4x3, 6x2, 8x1). 5: every
      * written-out tile has its own packed walk, as 3x3 and 6x2 had (generated from one template,
      * {@code UnrolledMicroKernels}); 512^3 at 4x2 on AVX2 about 1.2x. 6: several threads on tall or
-     * square C pack B once for the team and take M in chunks ({@link SharedPanelGemm}).
+     * square C pack B once for the team and take M in chunks ({@link SharedPanelGemm}); A's panels are
+     * packed a k step at a time and full B panels copied by vectors ({@link MicroPanels}).
      */
     @Override public int implementation() { return 6; }
 
