@@ -35,7 +35,7 @@ class BenchCommandsTest {
     void fidelityQuickEndsWithItsJsonLine() throws Exception {
         // In this JVM: the test's class path is not a runnable worker class path under every runner.
         JsonNode j = lastLine("fidelity", "--quick", "--in-process");
-        for (String f : List.of("kendallTau", "medianCv", "maxRankShift", "maxCv", "points", "failures")) assertTrue(j.has(f), f + " in " + j);
+        for (String f : List.of("kendallTau", "medianCv", "maxRankShift", "maxCv", "points", "failures", "interleavedKendallTau", "interleavedMedianCv")) assertTrue(j.has(f), f + " in " + j);
     }
 
     @Test
