@@ -6,11 +6,12 @@ import org.tunefarm.agent.kernels.KernelFamily;
 /**
  * The packed GEMM on several threads, as BLIS parallelises its M loop: for each (N block, K
  * slice) the team packs B's block once, into a buffer every thread reads; the threads take chunks
- * of M from a shared counter, each packing its own A, and those done first pack the next block. Splitting C into one fixed block per thread ({@link GemmCandidate}) had every thread
- * pack all of B's slice for itself, and a call ended when the slower thread did, so a thread that
- * lost its core for a while (a shared host) held up the whole call; with chunks the other thread
- * takes up the slack. Each element of C is computed by the same micro-kernel calls in the same K
- * order whichever thread takes its chunk, so the result does not depend on the schedule.
+ * of M from a shared counter, each packing its own A, and those done first pack the next block.
+ * Splitting C into one fixed block per thread ({@link GemmCandidate}) had every thread pack all of
+ * B's slice for itself, and a call ended when the slower thread did, so a thread that lost its
+ * core for a while (a shared host) held up the whole call; with chunks the other thread takes up
+ * the slack. Each element of C is computed by the same micro-kernel calls in the same K order
+ * whichever thread takes its chunk, so the result does not depend on the schedule.
  */
 final class SharedPanelGemm implements KernelFamily.Candidate {
 
