@@ -24,11 +24,24 @@ final class BlockedVectorGemm implements RegionKernel {
     private float[] bPacked;
 
     BlockedVectorGemm(GemmWorkload w, GemmConfig config) {
-        this(w.a, w.b, w.m, w.n, w.k, config);
+        this(w.a, w.b, w.m, w.n, w.k, config, true);
+    }
+
+    /**
+     * A team member's share ({@link SharedPanelGemm}): its B panels are the team's, handed to
+     * {@link #chunk}, so it keeps none of its own ({@code tileN x tileK} floats, 4 MB at 1024^3
+     * blocks); {@link #compute} is not for it.
+     */
+    static BlockedVectorGemm teamMember(GemmWorkload w, GemmConfig config) {
+        return new BlockedVectorGemm(w.a, w.b, w.m, w.n, w.k, config, false);
     }
 
     /** Multiplies A (m x k) by B (k x n), both row-major; other families reach it through {@link PackedGemm}. */
     BlockedVectorGemm(float[] a, float[] b, int m, int n, int k, GemmConfig config) {
+        this(a, b, m, n, k, config, true);
+    }
+
+    private BlockedVectorGemm(float[] a, float[] b, int m, int n, int k, GemmConfig config, boolean ownBPanels) {
         this.a = a;
         this.b = b;
         this.n = n;
@@ -43,7 +56,7 @@ final class BlockedVectorGemm implements RegionKernel {
         packB = config.packB();
         kernels = new TileKernels(rows, config.microVecs());
         aPanels = packA ? new float[tileM * tileK] : null;
-        bPanels = packB ? new float[tileN * tileK] : null;
+        bPanels = packB && ownBPanels ? new float[tileN * tileK] : null;
         aEdge = packA ? null : new float[rows * tileK];
         bEdge = packB ? null : new float[width * tileK];
         cEdge = new float[rows * width];

@@ -38,7 +38,7 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
         this.c = new float[workload.m * workload.n];
         int rows = config.microRows();
         width = config.microVecs() * MicroKernel.lanes();
-        BlockedVectorGemm first = new BlockedVectorGemm(workload, config);
+        BlockedVectorGemm first = BlockedVectorGemm.teamMember(workload, config);
         tileN = first.tileN();
         tileK = first.tileK();
         packB = first.packsB();
@@ -48,7 +48,7 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
         int threads = Math.max(1, Math.min(config.threads(), chunks));
         own = new BlockedVectorGemm[threads];
         own[0] = first;
-        for (int t = 1; t < threads; t++) own[t] = new BlockedVectorGemm(workload, config);
+        for (int t = 1; t < threads; t++) own[t] = BlockedVectorGemm.teamMember(workload, config);
         blocksN = ceilDiv(workload.n, tileN);
         slicesK = ceilDiv(workload.k, tileK);
         sharedB = packB ? new float[][] {new float[tileN * tileK], new float[tileN * tileK]} : null;
