@@ -19,8 +19,13 @@ record RegionSplit(int m0, int m1, int n0, int n1, int k0, int k1) {
      */
     static List<RegionSplit> of(int m, int n, int k, int threads, int alignM, int alignN) {
         if (m <= alignM && n > m) return along(k, threads, 1, (from, to) -> new RegionSplit(0, m, 0, n, from, to));
-        if (m >= n) return along(m, threads, alignM, (from, to) -> new RegionSplit(from, to, 0, n, 0, k));
+        if (alongM(m, n)) return along(m, threads, alignM, (from, to) -> new RegionSplit(from, to, 0, n, 0, k));
         return along(n, threads, alignN, (from, to) -> new RegionSplit(0, m, from, to, 0, k));
+    }
+
+    /** Whether C of m x n is split along M (tall or square C; a single row of micro-tiles is checked first). */
+    static boolean alongM(int m, int n) {
+        return m >= n;
     }
 
     /** Whether this block covers only part of K, so its output is a partial sum. */

@@ -58,8 +58,8 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
 
     /** Whether the threads of {@code config} on this shape take M in chunks here rather than a fixed block each. */
     static boolean splitsM(GemmWorkload w, GemmConfig config) {
-        // As RegionSplit: C of a single row of micro-tiles splits K, wide C splits N.
-        return config.threads() > 1 && w.m > config.microRows() && w.m >= w.n;
+        // Where RegionSplit would split M; C of a single row of micro-tiles splits K, wide C splits N.
+        return config.threads() > 1 && w.m > config.microRows() && RegionSplit.alongM(w.m, w.n);
     }
 
     @Override public void run() {
