@@ -23,8 +23,9 @@ import org.tunefarm.agent.kernels.VectorWidth;
  * GEMM, then a direct convolution, ran them 1.5x to 10x slower).
  * <ul>
  * <li>{@code Packed}: both operands in micro-panels (aRs 1, aCs rows, bRs the tile's width):
- *     offsets from p with constant strides, so C2 drops the range checks it cannot hoist
- *     from a walk whose strides are variables (6x2 at 128 bits: 23-41 to 48-51 GFLOP/s at 512^3);
+ *     offsets with constant strides, so C2 drops the range checks it cannot hoist from a walk
+ *     whose strides are variables (6x2 at 128 bits: 23-41 to 48-51 GFLOP/s at 512^3); where
+ *     B's step is a whole multiple of A's, A's offset is the one induction variable;
  * <li>{@code Rows}: A's rows read in place, contiguous along K (aCs 1), against a packed B,
  *     in one or more segments ({@link MicroKernel#runSegments}: a direct convolution's filter
  *     rows), again with constant strides; a separate method from Packed, since the loop over
@@ -75,8 +76,8 @@ final class UnrolledMicroKernels {
 
     private static void k1x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 1, bo = bi + p * L;
+        for (int ao = ai, end = ai + kc, bOff = bi - ai * L; ao < end; ao++) {
+            int bo = bOff + ao * L;
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
             c00 = madd(a0, b0, c00);
@@ -118,8 +119,8 @@ final class UnrolledMicroKernels {
 
     private static void k1x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 1, bo = bi + p * (2 * L);
+        for (int ao = ai, end = ai + kc, bOff = bi - ai * (2 * L); ao < end; ao++) {
+            int bo = bOff + ao * (2 * L);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
@@ -164,8 +165,8 @@ final class UnrolledMicroKernels {
 
     private static void k1x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 1, bo = bi + p * (3 * L);
+        for (int ao = ai, end = ai + kc, bOff = bi - ai * (3 * L); ao < end; ao++) {
+            int bo = bOff + ao * (3 * L);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
@@ -213,8 +214,8 @@ final class UnrolledMicroKernels {
 
     private static void k1x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 1, bo = bi + p * (4 * L);
+        for (int ao = ai, end = ai + kc, bOff = bi - ai * (4 * L); ao < end; ao++) {
+            int bo = bOff + ao * (4 * L);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
@@ -266,8 +267,8 @@ final class UnrolledMicroKernels {
     private static void k2x1Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 2, bo = bi + p * L;
+        for (int ao = ai, end = ai + kc * 2, bOff = bi - ai * (L / 2); ao < end; ao += 2) {
+            int bo = bOff + ao * (L / 2);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
             c00 = madd(a0, b0, c00);
@@ -321,8 +322,8 @@ final class UnrolledMicroKernels {
     private static void k2x2Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 2, bo = bi + p * (2 * L);
+        for (int ao = ai, end = ai + kc * 2, bOff = bi - ai * L; ao < end; ao += 2) {
+            int bo = bOff + ao * L;
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
@@ -379,8 +380,8 @@ final class UnrolledMicroKernels {
     private static void k2x3Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 2, bo = bi + p * (3 * L);
+        for (int ao = ai, end = ai + kc * 2, bOff = bi - ai * (3 * L / 2); ao < end; ao += 2) {
+            int bo = bOff + ao * (3 * L / 2);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
@@ -440,8 +441,8 @@ final class UnrolledMicroKernels {
     private static void k2x4Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 2, bo = bi + p * (4 * L);
+        for (int ao = ai, end = ai + kc * 2, bOff = bi - ai * (2 * L); ao < end; ao += 2) {
+            int bo = bOff + ao * (2 * L);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
@@ -642,8 +643,8 @@ final class UnrolledMicroKernels {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 3, bo = bi + p * (3 * L);
+        for (int ao = ai, end = ai + kc * 3, bOff = bi - ai * L; ao < end; ao += 3) {
+            int bo = bOff + ao * L;
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
@@ -792,8 +793,8 @@ final class UnrolledMicroKernels {
         FloatVector c10 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 4, bo = bi + p * L;
+        for (int ao = ai, end = ai + kc * 4, bOff = bi - ai * (L / 4); ao < end; ao += 4) {
+            int bo = bOff + ao * (L / 4);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
             c00 = madd(a0, b0, c00);
@@ -871,8 +872,8 @@ final class UnrolledMicroKernels {
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 4, bo = bi + p * (2 * L);
+        for (int ao = ai, end = ai + kc * 4, bOff = bi - ai * (L / 2); ao < end; ao += 4) {
+            int bo = bOff + ao * (L / 2);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
@@ -953,8 +954,8 @@ final class UnrolledMicroKernels {
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 4, bo = bi + p * (3 * L);
+        for (int ao = ai, end = ai + kc * 4, bOff = bi - ai * (3 * L / 4); ao < end; ao += 4) {
+            int bo = bOff + ao * (3 * L / 4);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
@@ -1038,8 +1039,8 @@ final class UnrolledMicroKernels {
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 4, bo = bi + p * (4 * L);
+        for (int ao = ai, end = ai + kc * 4, bOff = bi - ai * L; ao < end; ao += 4) {
+            int bo = bOff + ao * L;
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
@@ -1337,8 +1338,8 @@ final class UnrolledMicroKernels {
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 6, bo = bi + p * (3 * L);
+        for (int ao = ai, end = ai + kc * 6, bOff = bi - ai * (L / 2); ao < end; ao += 6) {
+            int bo = bOff + ao * (L / 2);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
@@ -1687,8 +1688,8 @@ final class UnrolledMicroKernels {
         FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
         FloatVector c60 = FloatVector.zero(S), c61 = FloatVector.zero(S);
         FloatVector c70 = FloatVector.zero(S), c71 = FloatVector.zero(S);
-        for (int p = 0; p < kc; p++) {
-            int ao = ai + p * 8, bo = bi + p * (2 * L);
+        for (int ao = ai, end = ai + kc * 8, bOff = bi - ai * (L / 4); ao < end; ao += 8) {
+            int bo = bOff + ao * (L / 4);
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);

@@ -63,8 +63,9 @@ public final class MicroKernelSource {
                  * GEMM, then a direct convolution, ran them 1.5x to 10x slower).
                  * <ul>
                  * <li>{@code Packed}: both operands in micro-panels (aRs 1, aCs rows, bRs the tile's width):
-                 *     offsets from p with constant strides, so C2 drops the range checks it cannot hoist
-                 *     from a walk whose strides are variables (6x2 at 128 bits: 23-41 to 48-51 GFLOP/s at 512^3);
+                 *     offsets with constant strides, so C2 drops the range checks it cannot hoist from a walk
+                 *     whose strides are variables (6x2 at 128 bits: 23-41 to 48-51 GFLOP/s at 512^3); where
+                 *     B's step is a whole multiple of A's, A's offset is the one induction variable;
                  * <li>{@code Rows}: A's rows read in place, contiguous along K (aCs 1), against a packed B,
                  *     in one or more segments ({@link MicroKernel#runSegments}: a direct convolution's filter
                  *     rows), again with constant strides; a separate method from Packed, since the loop over
@@ -116,8 +117,15 @@ public final class MicroKernelSource {
 
         out.append("\n    private static void ").append(k).append("Packed(int kc, float[] a, int ai, float[] b, int bi, float[] c, int ci, int ldc, boolean accumulate) {\n");
         zero(out, rows, vecs);
-        out.append("        for (int p = 0; p < kc; p++) {\n")
-                .append("            int ao = ai + p * ").append(rows).append(", bo = bi + p * ").append(step).append(";\n");
+        String bPerA = bStepPerAStep(rows, vecs);
+        if (bPerA != null) {
+            out.append("        for (int ao = ai, end = ai + ").append(rows == 1 ? "kc" : "kc * " + rows).append(", bOff = bi - ai * ").append(bPerA)
+                    .append("; ao < end; ").append(rows == 1 ? "ao++" : "ao += " + rows).append(") {\n")
+                    .append("            int bo = bOff + ao * ").append(bPerA).append(";\n");
+        } else {
+            out.append("        for (int p = 0; p < kc; p++) {\n")
+                    .append("            int ao = ai + p * ").append(rows).append(", bo = bi + p * ").append(step).append(";\n");
+        }
         step(out, rows, vecs, "bo", r -> plus("ao", r, "1"));
         out.append("        }\n");
         stores(out, rows, vecs);
@@ -141,6 +149,29 @@ public final class MicroKernelSource {
         step(out, rows, vecs, "bi", r -> plus("ai", r, "aRs"));
         out.append("        }\n");
         stores(out, rows, vecs);
+    }
+
+    /**
+     * B's step per float of A's step in a packed walk ({@code vecs * L / rows}) as source, where it
+     * is a whole number at every lane count (L is a multiple of 4); null where it is not (3x1, 6x2,
+     * 8x1 ...). Where it is, the walk's one induction variable is A's offset and B's is linear in
+     * it: C2 then keeps one counter and folds B's scale into the address (3x3 on AVX2: 4 integer
+     * instructions a step instead of 9), where deriving both from a step count cost two multiplies.
+     */
+    static String bStepPerAStep(int rows, int vecs) {
+        int quarterLanes = vecs * 4;
+        if (quarterLanes % rows != 0) return null;
+        int n = vecs, d = rows;
+        for (int g = gcd(n, d); g > 1; g = gcd(n, d)) {
+            n /= g;
+            d /= g;
+        }
+        String num = n == 1 ? "L" : n + " * L";
+        return d == 1 ? (n == 1 ? "L" : "(" + num + ")") : "(" + num + " / " + d + ")";
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     private static void zero(StringBuilder out, int rows, int vecs) {
