@@ -28,8 +28,9 @@ import org.tunefarm.agent.kernels.VectorWidth;
  *     B's step is a whole multiple of A's, A's offset is the one induction variable;
  * <li>{@code Rows}: A's rows read in place, contiguous along K (aCs 1), against a packed B,
  *     in one or more segments ({@link MicroKernel#runSegments}: a direct convolution's filter
- *     rows), again with constant strides; a separate method from Packed, since the loop over
- *     segments around the K loop cost the packed GEMM about 8% at 4x2 on AVX2;
+ *     rows), again with constant strides, A's offset the induction variable; a separate method
+ *     from Packed, since the loop over segments around the K loop cost the packed GEMM about 8%
+ *     at 4x2 on AVX2;
  * <li>{@code Strided}: anything else, segment by segment.
  * </ul>
  */
@@ -89,10 +90,10 @@ final class UnrolledMicroKernels {
             float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * L;
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * L; ao < end; ao++) {
+                int bo = bOff + ao * L;
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00);
             }
         }
@@ -133,11 +134,11 @@ final class UnrolledMicroKernels {
             float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (2 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (2 * L); ao < end; ao++) {
+                int bo = bOff + ao * (2 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
             }
         }
@@ -180,12 +181,12 @@ final class UnrolledMicroKernels {
             float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (3 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (3 * L); ao < end; ao++) {
+                int bo = bOff + ao * (3 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
             }
         }
@@ -230,13 +231,13 @@ final class UnrolledMicroKernels {
             float[] c, int ci, int ldc, boolean accumulate) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (4 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (4 * L); ao < end; ao++) {
+                int bo = bOff + ao * (4 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
                 FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
             }
         }
@@ -284,12 +285,12 @@ final class UnrolledMicroKernels {
         FloatVector c00 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * L;
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * L; ao < end; ao++) {
+                int bo = bOff + ao * L;
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10);
             }
         }
@@ -340,13 +341,13 @@ final class UnrolledMicroKernels {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (2 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (2 * L); ao < end; ao++) {
+                int bo = bOff + ao * (2 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
             }
         }
@@ -399,14 +400,14 @@ final class UnrolledMicroKernels {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (3 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (3 * L); ao < end; ao++) {
+                int bo = bOff + ao * (3 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
             }
         }
@@ -461,15 +462,15 @@ final class UnrolledMicroKernels {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S), c02 = FloatVector.zero(S), c03 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (4 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (4 * L); ao < end; ao++) {
+                int bo = bOff + ao * (4 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
                 FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
             }
         }
@@ -527,14 +528,14 @@ final class UnrolledMicroKernels {
         FloatVector c10 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * L;
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * L; ao < end; ao++) {
+                int bo = bOff + ao * L;
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20);
             }
         }
@@ -595,15 +596,15 @@ final class UnrolledMicroKernels {
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (2 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (2 * L); ao < end; ao++) {
+                int bo = bOff + ao * (2 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
             }
         }
@@ -666,16 +667,16 @@ final class UnrolledMicroKernels {
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (3 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (3 * L); ao < end; ao++) {
+                int bo = bOff + ao * (3 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
             }
         }
@@ -740,17 +741,17 @@ final class UnrolledMicroKernels {
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S), c12 = FloatVector.zero(S), c13 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (4 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (4 * L); ao < end; ao++) {
+                int bo = bOff + ao * (4 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
                 FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
             }
         }
@@ -818,16 +819,16 @@ final class UnrolledMicroKernels {
         FloatVector c20 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * L;
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * L; ao < end; ao++) {
+                int bo = bOff + ao * L;
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30);
             }
         }
@@ -898,17 +899,17 @@ final class UnrolledMicroKernels {
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (2 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (2 * L); ao < end; ao++) {
+                int bo = bOff + ao * (2 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
             }
         }
@@ -981,18 +982,18 @@ final class UnrolledMicroKernels {
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (3 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (3 * L); ao < end; ao++) {
+                int bo = bOff + ao * (3 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
             }
         }
@@ -1067,19 +1068,19 @@ final class UnrolledMicroKernels {
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S), c22 = FloatVector.zero(S), c23 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S), c32 = FloatVector.zero(S), c33 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (4 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (4 * L); ao < end; ao++) {
+                int bo = bOff + ao * (4 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
                 FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
             }
         }
@@ -1162,20 +1163,20 @@ final class UnrolledMicroKernels {
         FloatVector c40 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * L;
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * L; ao < end; ao++) {
+                int bo = bOff + ao * L;
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                FloatVector a4 = FloatVector.broadcast(S, a[ao + 4 * aRs]);
                 c40 = madd(a4, b0, c40);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                FloatVector a5 = FloatVector.broadcast(S, a[ao + 5 * aRs]);
                 c50 = madd(a5, b0, c50);
             }
         }
@@ -1266,21 +1267,21 @@ final class UnrolledMicroKernels {
         FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (2 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (2 * L); ao < end; ao++) {
+                int bo = bOff + ao * (2 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                FloatVector a4 = FloatVector.broadcast(S, a[ao + 4 * aRs]);
                 c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                FloatVector a5 = FloatVector.broadcast(S, a[ao + 5 * aRs]);
                 c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
             }
         }
@@ -1373,22 +1374,22 @@ final class UnrolledMicroKernels {
         FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (3 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (3 * L); ao < end; ao++) {
+                int bo = bOff + ao * (3 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                FloatVector a4 = FloatVector.broadcast(S, a[ao + 4 * aRs]);
                 c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                FloatVector a5 = FloatVector.broadcast(S, a[ao + 5 * aRs]);
                 c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
             }
         }
@@ -1483,23 +1484,23 @@ final class UnrolledMicroKernels {
         FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S), c42 = FloatVector.zero(S), c43 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S), c52 = FloatVector.zero(S), c53 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (4 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (4 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (4 * L); ao < end; ao++) {
+                int bo = bOff + ao * (4 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
                 FloatVector b3 = FloatVector.fromArray(S, b, bo + 3 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                FloatVector a4 = FloatVector.broadcast(S, a[ao + 4 * aRs]);
                 c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42); c43 = madd(a4, b3, c43);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                FloatVector a5 = FloatVector.broadcast(S, a[ao + 5 * aRs]);
                 c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52); c53 = madd(a5, b3, c53);
             }
         }
@@ -1602,24 +1603,24 @@ final class UnrolledMicroKernels {
         FloatVector c60 = FloatVector.zero(S);
         FloatVector c70 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * L) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * L;
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * L; ao < end; ao++) {
+                int bo = bOff + ao * L;
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                FloatVector a4 = FloatVector.broadcast(S, a[ao + 4 * aRs]);
                 c40 = madd(a4, b0, c40);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                FloatVector a5 = FloatVector.broadcast(S, a[ao + 5 * aRs]);
                 c50 = madd(a5, b0, c50);
-                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs + p]);
+                FloatVector a6 = FloatVector.broadcast(S, a[ao + 6 * aRs]);
                 c60 = madd(a6, b0, c60);
-                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs + p]);
+                FloatVector a7 = FloatVector.broadcast(S, a[ao + 7 * aRs]);
                 c70 = madd(a7, b0, c70);
             }
         }
@@ -1730,25 +1731,25 @@ final class UnrolledMicroKernels {
         FloatVector c60 = FloatVector.zero(S), c61 = FloatVector.zero(S);
         FloatVector c70 = FloatVector.zero(S), c71 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (2 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (2 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (2 * L); ao < end; ao++) {
+                int bo = bOff + ao * (2 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                FloatVector a4 = FloatVector.broadcast(S, a[ao + 4 * aRs]);
                 c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                FloatVector a5 = FloatVector.broadcast(S, a[ao + 5 * aRs]);
                 c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
-                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs + p]);
+                FloatVector a6 = FloatVector.broadcast(S, a[ao + 6 * aRs]);
                 c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61);
-                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs + p]);
+                FloatVector a7 = FloatVector.broadcast(S, a[ao + 7 * aRs]);
                 c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71);
             }
         }
@@ -1861,26 +1862,26 @@ final class UnrolledMicroKernels {
         FloatVector c60 = FloatVector.zero(S), c61 = FloatVector.zero(S), c62 = FloatVector.zero(S);
         FloatVector c70 = FloatVector.zero(S), c71 = FloatVector.zero(S), c72 = FloatVector.zero(S);
         for (int seg = 0; seg < segments; seg++, ai += aSeg, bi += kc * (3 * L)) {
-            for (int p = 0; p < kc; p++) {
-                int bo = bi + p * (3 * L);
+            for (int ao = ai, end = ai + kc, bOff = bi - ai * (3 * L); ao < end; ao++) {
+                int bo = bOff + ao * (3 * L);
                 FloatVector b0 = FloatVector.fromArray(S, b, bo);
                 FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
                 FloatVector b2 = FloatVector.fromArray(S, b, bo + 2 * L);
-                FloatVector a0 = FloatVector.broadcast(S, a[ai + p]);
+                FloatVector a0 = FloatVector.broadcast(S, a[ao]);
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
-                FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs + p]);
+                FloatVector a1 = FloatVector.broadcast(S, a[ao + aRs]);
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
-                FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs + p]);
+                FloatVector a2 = FloatVector.broadcast(S, a[ao + 2 * aRs]);
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
-                FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs + p]);
+                FloatVector a3 = FloatVector.broadcast(S, a[ao + 3 * aRs]);
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
-                FloatVector a4 = FloatVector.broadcast(S, a[ai + 4 * aRs + p]);
+                FloatVector a4 = FloatVector.broadcast(S, a[ao + 4 * aRs]);
                 c40 = madd(a4, b0, c40); c41 = madd(a4, b1, c41); c42 = madd(a4, b2, c42);
-                FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs + p]);
+                FloatVector a5 = FloatVector.broadcast(S, a[ao + 5 * aRs]);
                 c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
-                FloatVector a6 = FloatVector.broadcast(S, a[ai + 6 * aRs + p]);
+                FloatVector a6 = FloatVector.broadcast(S, a[ao + 6 * aRs]);
                 c60 = madd(a6, b0, c60); c61 = madd(a6, b1, c61); c62 = madd(a6, b2, c62);
-                FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs + p]);
+                FloatVector a7 = FloatVector.broadcast(S, a[ao + 7 * aRs]);
                 c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71); c72 = madd(a7, b2, c72);
             }
         }
