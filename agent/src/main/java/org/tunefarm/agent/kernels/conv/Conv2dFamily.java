@@ -28,9 +28,12 @@ public final class Conv2dFamily implements KernelFamily {
      * loop reduces every filter row inside the image in one micro-kernel call (the stem's 27 steps
      * rather than 3 calls of 9: about 1.4x on AVX2), every micro-tile has a packed walk for the
      * GEMM under pointwise, im2col and Winograd, and threads take the units in chunks from a
-     * shared counter rather than a fixed share each.
+     * shared counter rather than a fixed share each. 5: the micro-kernels count one induction
+     * variable (gemm 7), and the pointwise GEMM in NHWC and the im2col and Winograd GEMMs read
+     * their A in place where too few filters read a packed panel to pay for packing it
+     * ({@code PackedGemm.packsA}).
      */
-    @Override public int implementation() { return 4; }
+    @Override public int implementation() { return 5; }
 
     @Override public Workload workload(KernelKey key, long seed) {
         spec.validate(key);

@@ -28,7 +28,7 @@ final class Im2colConv implements ConvKernel {
         columns = new float[tileP * reduction];
         result = new float[tileP * g.k()];
         gemm = new PackedGemm(columns, filterMatrix, tileP, g.k(), reduction, tileP, config.tileK(), config.tileC(),
-                config.microRows(), config.microVecs(), true, true).packFiltersOnce();
+                config.microRows(), config.microVecs(), PackedGemm.packsA(g.k(), config.microVecs()), true).packFiltersOnce();
     }
 
     /** The filters as the GEMM's B: row (fr, fs, ch), column f, i.e. RSCK. */

@@ -32,7 +32,8 @@ final class WinogradConv implements ConvKernel {
         gemms = new PackedGemm[16];
         for (int xi = 0; xi < 16; xi++) {
             gemms[xi] = new PackedGemm(v[xi], u[xi], tileP, g.k(), g.c(), tileP, config.tileK(), config.tileC(),
-                    config.microRows(), config.microVecs(), true, true).packFiltersOnce(); // U is fixed: packed once
+                    config.microRows(), config.microVecs(), PackedGemm.packsA(g.k(), config.microVecs()), true)
+                    .packFiltersOnce(); // U is fixed: packed once
         }
     }
 

@@ -1,6 +1,7 @@
 package org.tunefarm.agent.kernels.conv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.gemm.PackedGemm;
 import org.tunefarm.kernel.Conv2dSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.space.SearchSpace;
@@ -26,6 +28,12 @@ class Conv2dFamilyTest {
         return new KernelKey("conv2d", shape, "fp32");
     }
 
+    /**
+     * Filters enough for the pointwise, im2col and Winograd GEMMs to pack their A at every tile and
+     * width (up to 4 vectors of 16 lanes), which they read in place below ({@link PackedGemm#packsA}).
+     */
+    static final int MANY_FILTERS = 16 * 4 * 16 + 3;
+
     /** Small odd shapes: ragged against every micro-tile and vector width, with padding, stride, dilation and batch 8. */
     static final List<KernelKey> SHAPES = List.of(
             conv(1, 3, 11, 13, 5, 3, 3, 1, 1, 1),     // 3x3 same padding, K below one vector
@@ -36,9 +44,18 @@ class Conv2dFamilyTest {
             conv(3, 24, 9, 9, 40, 1, 1, 1, 0, 1),     // pointwise, batch 3, positions ragged against every block
             conv(1, 6, 8, 8, 7, 1, 1, 2, 0, 1),       // 1x1 at stride 2: not one GEMM
             conv(1, 3, 15, 17, 6, 5, 3, 2, 2, 1),     // rectangular filter, stride 2
-            conv(1, 2, 3, 3, 4, 3, 3, 1, 1, 1));      // a single Winograd tile, odd output
+            conv(1, 2, 3, 3, 4, 3, 3, 1, 1, 1),       // a single Winograd tile, odd output
+            conv(1, 3, 3, 4, MANY_FILTERS, 1, 1, 1, 0, 1),  // enough filters that the GEMMs pack their A
+            conv(1, 2, 4, 3, MANY_FILTERS, 3, 3, 1, 1, 1)); // the same under im2col and Winograd
 
     private static final int[][] MICRO_TILES = {{1, 1}, {3, 3}, {4, 2}, {6, 2}, {8, 3}, {2, 4}, {5, 1}};
+
+    @Test void theShapesReachBothAPathsOfTheGemms() {
+        for (int[] t : MICRO_TILES) {
+            assertTrue(PackedGemm.packsA(MANY_FILTERS, t[1]), "packed A at " + t[0] + "x" + t[1]);
+            assertFalse(PackedGemm.packsA(40, t[1]), "A in place at " + t[0] + "x" + t[1]);
+        }
+    }
 
     @Test void everyAlgorithmLayoutAndMicroTileMatchesTheReference() {
         for (KernelKey key : SHAPES) {
