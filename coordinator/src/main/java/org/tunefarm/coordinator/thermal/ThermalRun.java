@@ -32,8 +32,9 @@ import org.tunefarm.space.SearchSpace;
  * sensors read the fake sysfs of a simulated heating device (its own process, {@link HeatModel#BENCH}),
  * tune the {@code heatsim} kernel twice: a latency sweep (the burst winner, decided between its two
  * best measured interleaved, as a tuning sweep decides, so that a stall of the host during one
- * candidate's samples does not pick it) and a sustained sweep (its finalists each run without pause). The answers are checked against the model's own
- * ranking of steady states ({@link ThermalOutcome}).
+ * candidate's samples does not pick it) and a sustained sweep (its finalists each run without
+ * pause). The answers are checked against the model's own ranking of steady states
+ * ({@link ThermalOutcome}).
  */
 public final class ThermalRun {
 

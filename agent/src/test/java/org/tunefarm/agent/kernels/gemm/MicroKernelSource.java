@@ -160,8 +160,8 @@ public final class MicroKernelSource {
      * instructions a step instead of 9), where deriving both from a step count cost two multiplies.
      */
     static String bStepPerAStep(int rows, int vecs) {
-        int quarterLanes = vecs * 4;
-        if (quarterLanes % rows != 0) return null;
+        int widthAtFourLanes = vecs * 4; // whole here, whole at 8 and 16 lanes too
+        if (widthAtFourLanes % rows != 0) return null;
         int n = vecs, d = rows;
         for (int g = gcd(n, d); g > 1; g = gcd(n, d)) {
             n /= g;
