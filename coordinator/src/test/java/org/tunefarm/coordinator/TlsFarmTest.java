@@ -74,9 +74,10 @@ class TlsFarmTest {
             assertTrue(agent.alive(), "the agent exited; see " + agent.log());
             return get("/api/agents").size() == 1;
         });
-        // Samples of 5 ms, 5 of them: a 100 us sleep's wake-up can take twice as long on a busy
-        // machine, and three 1 ms samples once let a=4 (200 us) measure faster than a=5 in a full suite.
-        String spec = "name: tls-sleep\nkernel: sleep\nshapes: [{unitUs: 100}]\nspace: {a: [4, 5, 6], b: [11], mode: [fast]}\n"
+        // A 1 ms unit: a sleep's wake-up on a busy machine can be late by a few hundred microseconds,
+        // and with a 100 us unit a=4 (200 us) measured faster than a=5 (100 us) in a full suite,
+        // with three 1 ms samples and again with five 5 ms samples.
+        String spec = "name: tls-sleep\nkernel: sleep\nshapes: [{unitUs: 1000}]\nspace: {a: [4, 5, 6], b: [11], mode: [fast]}\n"
                 + "strategy: {name: exhaustive, budget: 0}\nmeasure: {minSamples: 5, minSampleMs: 5, maxWarmupMs: 10, timeoutMs: 10000, finalists: 0}\nbatchSize: 4\n";
         assertEquals(401, call("POST", "/api/sweeps", spec, READ).statusCode(), "the read token does not write");
         HttpResponse<String> created = call("POST", "/api/sweeps", spec, ADMIN);
@@ -90,7 +91,7 @@ class TlsFarmTest {
         JsonNode entry = get("/api/table?op=sleep").path("entries").get(0);
         assertEquals(Map.of("a", 5, "b", 11, "mode", "fast"), Protocol.JSON.convertValue(entry.path("params"), Map.class));
         assertTrue(entry.path("stats").path("medianNs").asDouble() >= SleepSpec.sleepMicros(
-                new org.tunefarm.kernel.KernelKey("sleep", Map.of("unitUs", 100), "fp32"), SleepSpec.OPTIMUM) * 1000.0);
+                new org.tunefarm.kernel.KernelKey("sleep", Map.of("unitUs", 1000), "fp32"), SleepSpec.OPTIMUM) * 1000.0);
     }
 
     @Test void plainTcpAndPlainHttpGetNowhere() throws Exception {
