@@ -8,6 +8,9 @@ package org.tunefarm.agent.kernels.gemm;
  */
 public final class PackedGemm {
 
+    /** From how many B panels reading each packed A panel packing A pays ({@link #packsA}). */
+    private static final int PANELS_THAT_PAY_FOR_PACKING_A = 16;
+
     private final BlockedVectorGemm gemm;
     private final int k;
 
@@ -58,8 +61,6 @@ public final class PackedGemm {
         int width = microVecs * lanes();
         return (n + width - 1) / width >= PANELS_THAT_PAY_FOR_PACKING_A;
     }
-
-    private static final int PANELS_THAT_PAY_FOR_PACKING_A = 16;
 
     /** Floats per vector of the species the micro-kernels use. */
     public static int lanes() {

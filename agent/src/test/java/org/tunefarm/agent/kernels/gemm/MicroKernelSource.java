@@ -162,11 +162,7 @@ public final class MicroKernelSource {
     static String bStepPerAStep(int rows, int vecs) {
         int widthAtFourLanes = vecs * 4; // whole here, whole at 8 and 16 lanes too
         if (widthAtFourLanes % rows != 0) return null;
-        int n = vecs, d = rows;
-        for (int g = gcd(n, d); g > 1; g = gcd(n, d)) {
-            n /= g;
-            d /= g;
-        }
+        int g = gcd(vecs, rows), n = vecs / g, d = rows / g;
         String num = n == 1 ? "L" : n + " * L";
         return d == 1 ? (n == 1 ? "L" : "(" + num + ")") : "(" + num + " / " + d + ")";
     }
