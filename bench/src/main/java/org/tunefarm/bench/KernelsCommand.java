@@ -56,8 +56,17 @@ final class KernelsCommand implements Callable<Integer> {
             defaultValue = "5")
     int repetitions;
 
+    @Option(names = "--narrow-bits", description = "Also tune and measure each GEMM case at this forced vector width, beside the native width,"
+            + " each in a worker JVM, in the same rounds (0: not; default: ${DEFAULT-VALUE}, NEON's width).", defaultValue = "128")
+    int narrowBits;
+
     @Option(names = "--seed", description = "Seed of the search and of the inputs (default: ${DEFAULT-VALUE}).", defaultValue = "7")
     long seed;
+
+    /** One variant's measurement in a round; the C programs' may fail to start. */
+    private interface Step {
+        void run() throws IOException;
+    }
 
     private final KernelFamily gemm = KernelFamilies.get("gemm");
     private final ReferenceGemmFamily reference = new ReferenceGemmFamily();
@@ -85,56 +94,90 @@ final class KernelsCommand implements Callable<Integer> {
         ReadBandwidth stream = ReadBandwidth.find();
         System.out.println(stream.missing() == null ? "roofline: one read pass of B per call (stream_read.c, OpenMP)" : "roofline: omitted, " + stream.missing());
         int reps = quick ? 2 : repetitions;
+        boolean narrowToo = NarrowWidth.applies(narrowBits);
+        System.out.println(narrowToo ? "narrow: each case also at " + narrowBits + " bits, in a worker JVM beside one at " + VectorWidth.bits()
+                : "narrow: none (this JVM's kernels are " + VectorWidth.bits() + " bits wide)");
         List<Map<String, Object>> cases = new ArrayList<>();
         for (int[] s : shapes) {
             Double naive = null;
             Series defaultT1 = null;
-            for (int threads = 1; threads <= Math.min(2, cores); threads++) {
-                KernelKey key = GemmPoint.key(s[0], s[1], s[2]);
-                KernelKey refKey = ReferenceGemmFamily.key(s[0], s[1], s[2]);
-                double flops = 2.0 * s[0] * s[1] * s[2];
-                Map<String, Object> point = tuned != null ? tuned.point(key, threads)
-                        : search.run(key, cores, threads, searchBudget, seed + threads, brief, full);
-                if (threads == 1) naive = gflops(flops, referenceHarness.measure(reference, refKey, Map.of("impl", "naive", "threads", 1), slow));
-                Map<String, Object> defaultPoint = gemm.spec().defaultConfig(key, cores);
-                Map<String, Object> defaultAtThreads = new LinkedHashMap<>(defaultPoint);
-                defaultAtThreads.put("threads", threads);
-                Series def = new Series(), tunedG = new Series(), ejml = new Series(), openblas = new Series(), roof = new Series();
-                // Interleaved: each repetition measures every variant once, in the same order, with
-                // the same sample count and the same statistic (the harness's, for the C programs too).
-                for (int rep = 0; rep < reps; rep++) {
-                    def.add(gflops(flops, gemmHarness.measure(gemm, key, defaultAtThreads, full)));
-                    tunedG.add(point == null ? null : gflops(flops, gemmHarness.measure(gemm, key, point, full)));
-                    ejml.add(gflops(flops, referenceHarness.measure(reference, refKey,
-                            Map.of("impl", threads == 1 ? "ejml" : "ejml-mt", "threads", threads), full)));
-                    openblas.add(blas.missing() != null ? null : flops / blas.gemm(s[0], s[1], s[2], threads, full.minSamples(), full.minSampleMs()).medianNs());
-                    if (s[0] == 1) roof.add(stream.missing() != null ? null : flops / stream.pass((long) s[1] * s[2], threads, full.minSamples(), full.minSampleMs()).medianNs());
+            try (NarrowWidth narrow = narrowToo ? NarrowWidth.open(narrowBits) : null) {
+                for (int threads = 1; threads <= Math.min(2, cores); threads++) {
+                    KernelKey key = GemmPoint.key(s[0], s[1], s[2]);
+                    KernelKey refKey = ReferenceGemmFamily.key(s[0], s[1], s[2]);
+                    double flops = 2.0 * s[0] * s[1] * s[2];
+                    Map<String, Object> point = tuned != null ? tuned.point(key, threads)
+                            : search.run(key, cores, threads, searchBudget, seed + threads, brief, full);
+                    List<Map<String, Object>> widthPoints = narrow == null ? null
+                            : narrow.search(key, cores, threads, searchBudget, seed + threads, brief, full, System.out::println);
+                    if (threads == 1) naive = gflops(flops, referenceHarness.measure(reference, refKey, Map.of("impl", "naive", "threads", 1), slow));
+                    Map<String, Object> defaultPoint = gemm.spec().defaultConfig(key, cores);
+                    Map<String, Object> defaultAtThreads = new LinkedHashMap<>(defaultPoint);
+                    defaultAtThreads.put("threads", threads);
+                    Series def = new Series(), tunedG = new Series(), ejml = new Series(), openblas = new Series(), roof = new Series();
+                    Series nativeW = new Series(), narrowW = new Series();
+                    // Interleaved: each repetition measures every variant once, with the same sample count
+                    // and the same statistic (the harness's, for the C programs too). The tuned point and
+                    // what it is compared with run back to back, in reversed order every other round, so
+                    // neither side always follows the other and a slow stretch of the host tends to hit both.
+                    for (int rep = 0; rep < reps; rep++) {
+                        def.add(gflops(flops, gemmHarness.measure(gemm, key, defaultAtThreads, full)));
+                        int t = threads;
+                        List<Step> compared = new ArrayList<>();
+                        compared.add(() -> tunedG.add(point == null ? null : gflops(flops, gemmHarness.measure(gemm, key, point, full))));
+                        compared.add(() -> openblas.add(blas.missing() != null ? null
+                                : flops / blas.gemm(s[0], s[1], s[2], t, full.minSamples(), full.minSampleMs()).medianNs()));
+                        if (s[0] == 1) compared.add(() -> roof.add(stream.missing() != null ? null
+                                : flops / stream.pass((long) s[1] * s[2], t, full.minSamples(), full.minSampleMs()).medianNs()));
+                        for (Step step : rep % 2 == 0 ? compared : compared.reversed()) step.run();
+                        ejml.add(gflops(flops, referenceHarness.measure(reference, refKey,
+                                Map.of("impl", threads == 1 ? "ejml" : "ejml-mt", "threads", threads), full)));
+                        if (narrow != null) {
+                            Double[] g = narrow.round(key, widthPoints, full, flops, rep);
+                            nativeW.add(g[0]);
+                            narrowW.add(g[1]);
+                        }
+                    }
+                    if (threads == 1) defaultT1 = def;
+                    Map<String, Object> c = new LinkedHashMap<>();
+                    c.put("case", "gemm " + s[0] + "x" + s[1] + "x" + s[2] + " t" + threads);
+                    c.put("repetitions", reps);
+                    c.put("naiveGflops", r(naive));
+                    c.put("defaultGflops", r(def.median()));
+                    c.put("tunedGflops", r(tunedG.median()));
+                    c.put("tunedPoint", point == null ? null : GemmPoint.name(point));
+                    c.put("ejmlGflops", r(ejml.median()));
+                    c.put("openblasGflops", r(openblas.median()));
+                    c.put("peakGflops", r(peak.gflops(threads)));
+                    spread(c, "tunedOverOpenblas", Series.ratio(tunedG, openblas));
+                    spread(c, "tunedOverEjml", Series.ratio(tunedG, ejml));
+                    // Against the default at the same threads, and against the 1-thread default a user starts from.
+                    spread(c, "tunedOverDefault", Series.ratio(tunedG, def));
+                    spread(c, "tunedOverDefaultT1", Series.ratio(tunedG, defaultT1));
+                    if (s[0] == 1) {
+                        c.put("rooflineGflops", r(roof.median()));
+                        spread(c, "tunedOverRoofline", Series.ratio(tunedG, roof));
+                    }
+                    if (narrow != null) {
+                        c.put("narrowBits", narrow.bits());
+                        c.put("nativeInWorkerPoint", widthPoints.get(0) == null ? null : GemmPoint.name(widthPoints.get(0)));
+                        c.put("narrowInWorkerPoint", widthPoints.get(1) == null ? null : GemmPoint.name(widthPoints.get(1)));
+                        c.put("nativeInWorkerGflops", r(nativeW.median()));
+                        c.put("narrowInWorkerGflops", r(narrowW.median()));
+                        spread(c, "narrowOverNative", Series.ratio(narrowW, nativeW));
+                    }
+                    cases.add(c);
+                    System.out.printf(Locale.ROOT, "%-24s default %7s  tuned %7s  ejml %7s  openblas %7s  peak %6.0f%s  GFLOP/s   tuned/openblas %s [%s..%s]  tuned/default %s%n",
+                            c.get("case"), c.get("defaultGflops"), c.get("tunedGflops"), c.get("ejmlGflops"), c.get("openblasGflops"), peak.gflops(threads),
+                            s[0] == 1 ? "  roofline " + c.get("rooflineGflops") : "", c.get("tunedOverOpenblas"), c.get("tunedOverOpenblasMin"),
+                            c.get("tunedOverOpenblasMax"), c.get("tunedOverDefault"));
+                    if (narrow != null) {
+                        System.out.printf(Locale.ROOT, "%-24s at %d bits %7s  at %d bits %7s  GFLOP/s (worker JVMs)   narrow/native %s [%s..%s]  [%s | %s]%n",
+                                "", VectorWidth.bits(), c.get("nativeInWorkerGflops"), narrow.bits(), c.get("narrowInWorkerGflops"),
+                                c.get("narrowOverNative"), c.get("narrowOverNativeMin"), c.get("narrowOverNativeMax"),
+                                c.get("nativeInWorkerPoint"), c.get("narrowInWorkerPoint"));
+                    }
                 }
-                if (threads == 1) defaultT1 = def;
-                Map<String, Object> c = new LinkedHashMap<>();
-                c.put("case", "gemm " + s[0] + "x" + s[1] + "x" + s[2] + " t" + threads);
-                c.put("repetitions", reps);
-                c.put("naiveGflops", r(naive));
-                c.put("defaultGflops", r(def.median()));
-                c.put("tunedGflops", r(tunedG.median()));
-                c.put("tunedPoint", point == null ? null : GemmPoint.name(point));
-                c.put("ejmlGflops", r(ejml.median()));
-                c.put("openblasGflops", r(openblas.median()));
-                c.put("peakGflops", r(peak.gflops(threads)));
-                spread(c, "tunedOverOpenblas", Series.ratio(tunedG, openblas));
-                spread(c, "tunedOverEjml", Series.ratio(tunedG, ejml));
-                // Against the default at the same threads, and against the 1-thread default a user starts from.
-                spread(c, "tunedOverDefault", Series.ratio(tunedG, def));
-                spread(c, "tunedOverDefaultT1", Series.ratio(tunedG, defaultT1));
-                if (s[0] == 1) {
-                    c.put("rooflineGflops", r(roof.median()));
-                    spread(c, "tunedOverRoofline", Series.ratio(tunedG, roof));
-                }
-                cases.add(c);
-                System.out.printf(Locale.ROOT, "%-24s default %7s  tuned %7s  ejml %7s  openblas %7s  peak %6.0f%s  GFLOP/s   tuned/openblas %s [%s..%s]  tuned/default %s%n",
-                        c.get("case"), c.get("defaultGflops"), c.get("tunedGflops"), c.get("ejmlGflops"), c.get("openblasGflops"), peak.gflops(threads),
-                        s[0] == 1 ? "  roofline " + c.get("rooflineGflops") : "", c.get("tunedOverOpenblas"), c.get("tunedOverOpenblasMin"),
-                        c.get("tunedOverOpenblasMax"), c.get("tunedOverDefault"));
             }
         }
         boolean hasConv = KernelFamilies.all().stream().anyMatch(f -> f.spec().op().equals("conv2d"));
@@ -153,6 +196,7 @@ final class KernelsCommand implements Callable<Integer> {
         json.put("vectorBits", VectorWidth.bits());
         json.put("timedRegion", Map.of(
                 "java", "per sample: calls back to back on inputs built and checked before warm-up; samples by the harness's rule",
+                "narrow", "per sample as java; the native and the narrow point, each found by the quick search in a worker JVM of its width and measured there",
                 "openblas", "per sample: cblas_sgemm calls back to back on inputs built and checked before warm-up (C, same sampling rule)",
                 "roofline", "per sample: read passes over a float array as large as B, written before warm-up (C, OpenMP, same sampling rule)",
                 "conv", "java: filters laid out, and packed into the micro-kernels' panels, once when the candidate is built (as an inference"
@@ -166,7 +210,11 @@ final class KernelsCommand implements Callable<Integer> {
         json.put("convLayers", conv != null ? conv.layers() : gemmOnly ? "none: --gemm-only" : "none: no conv2d family");
         json.put("cases", cases);
         List<Map<String, Object>> gemmCases = cases.stream().filter(c -> c.containsKey("tunedOverOpenblas")).toList();
-        json.put("gemmTunedOverOpenblasMin", min(gemmCases.stream().filter(c -> !String.valueOf(c.get("case")).startsWith("gemm 1x")).toList(), "tunedOverOpenblas"));
+        List<Map<String, Object>> squareCases = gemmCases.stream().filter(c -> !String.valueOf(c.get("case")).startsWith("gemm 1x")).toList();
+        json.put("gemmTunedOverOpenblasMin", min(squareCases, "tunedOverOpenblas"));
+        // The tuned GEMM at the narrow width over the native one, both in worker JVMs in the same rounds.
+        json.put("narrowBits", narrowToo ? narrowBits : null);
+        json.put("gemmNarrowOverNativeMin", narrowToo ? min(squareCases, "narrowOverNative") : null);
         json.put("roofline", gemmCases.stream().filter(c -> c.containsKey("tunedOverRoofline"))
                 .map(c -> Map.of("case", c.get("case"), "rooflineGflops", String.valueOf(c.get("rooflineGflops")), "tunedOverRoofline", String.valueOf(c.get("tunedOverRoofline")))).toList());
         // Headline at 1 thread, where neither side's threading is measured; 2 threads beside it.
@@ -178,7 +226,7 @@ final class KernelsCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static Double gflops(double flops, CandidateOutcome o) {
+    static Double gflops(double flops, CandidateOutcome o) {
         if (o.status() != Status.OK) {
             System.out.println("  failed: " + o.status() + " " + o.detail());
             return null;

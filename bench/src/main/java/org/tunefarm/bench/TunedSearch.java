@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.Harness;
+import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamily;
 import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.device.DeviceProfile;
@@ -24,15 +25,21 @@ import org.tunefarm.space.SearchSpace;
  * family's space (GEMM here, conv2d through {@link ConvPoint}) at a fixed thread count, a few known-good starting points plus a seeded random
  * sample, each measured briefly in this JVM; the best few are measured again with the full
  * settings and the fastest of those is the tuned point. A stand-in for a farm sweep, not a
- * replacement: it sees a few dozen of the space's points.
+ * replacement: it sees a few dozen of the space's points. The GEMM search can run in a worker JVM
+ * of another vector width ({@link #inWorker}), over that width's space.
  */
 final class TunedSearch {
 
     /** Measured again with the full settings: enough to undo a lucky quick measurement. */
     static final int FINALISTS = 3;
 
-    private final KernelFamily family;
-    private final Harness harness;
+    /** Where the search's candidates are measured: this JVM's harness, or a worker. */
+    private interface Measure {
+        CandidateOutcome of(KernelKey key, Map<String, Object> point, MeasureSettings settings);
+    }
+
+    private final Measure measure;
+    private final int bits;
     private final Consumer<String> log;
     private final Function<Map<String, Object>, String> name;
 
@@ -43,15 +50,28 @@ final class TunedSearch {
 
     /** Any family's search; {@code name} writes a point short for the log. */
     TunedSearch(KernelFamily family, Harness harness, Consumer<String> log, Function<Map<String, Object>, String> name) {
-        this.family = family;
-        this.harness = harness;
+        this((key, p, s) -> harness.measure(family, key, p, s), VectorWidth.bits(), log, name);
+    }
+
+    private TunedSearch(Measure measure, int bits, Consumer<String> log, Function<Map<String, Object>, String> name) {
+        this.measure = measure;
+        this.bits = bits;
         this.log = log;
         this.name = name;
     }
 
+    /** The GEMM search measured in {@code worker}, whose kernels run {@code bits} wide, over that width's space. */
+    static TunedSearch inWorker(Worker worker, int bits, Consumer<String> log) {
+        return new TunedSearch(worker::measure, bits, log, GemmPoint::name);
+    }
+
     /** The vector points at {@code threads} threads that this machine's vector registers hold: where the fast kernels are. */
     static SearchSpace space(KernelKey key, int cores, int threads) {
-        int bits = VectorWidth.bits();
+        return space(key, cores, threads, VectorWidth.bits());
+    }
+
+    /** As above, for kernels {@code bits} wide. */
+    static SearchSpace space(KernelKey key, int cores, int threads, int bits) {
         return new GemmSpec().space(key, cores, bits, DeviceProfile.registers(System.getProperty("os.arch"), bits)).narrow(Map.of("kernel", List.of("vector"), "threads", List.of(threads)), List.of());
     }
 
@@ -69,7 +89,7 @@ final class TunedSearch {
 
     /** The fastest point found within {@code budget} quick measurements; null when every point failed. */
     Map<String, Object> run(KernelKey key, int cores, int threads, int budget, long seed, MeasureSettings quick, MeasureSettings full) {
-        SearchSpace space = space(key, cores, threads);
+        SearchSpace space = space(key, cores, threads, bits);
         return run(key, space, startingPoints(space, key, threads), threads, budget, seed, quick, full);
     }
 
@@ -84,16 +104,19 @@ final class TunedSearch {
             if (!points.add(space.config(i.getAsLong()))) misses++;
         }
         Map<Map<String, Object>, Double> quickMedians = new LinkedHashMap<>();
+        String firstFailure = null;
         for (Map<String, Object> p : points.stream().limit(budget).toList()) {
-            CandidateOutcome o = harness.measure(family, key, p, quick);
+            CandidateOutcome o = measure.of(key, p, quick);
             if (o.status() == Status.OK) quickMedians.put(p, o.stats().medianNs());
+            else if (firstFailure == null) firstFailure = name.apply(p) + ": " + o.status() + " " + o.detail();
         }
+        if (firstFailure != null) log.accept("  search " + key.id() + " t" + threads + ": a point failed, " + firstFailure);
         List<Map<String, Object>> finalists = quickMedians.entrySet().stream().sorted(Map.Entry.comparingByValue())
                 .limit(FINALISTS).map(Map.Entry::getKey).toList();
         Map<String, Object> best = null;
         double bestNs = Double.MAX_VALUE;
         for (Map<String, Object> p : finalists) {
-            CandidateOutcome o = harness.measure(family, key, p, full);
+            CandidateOutcome o = measure.of(key, p, full);
             if (o.status() == Status.OK && o.stats().medianNs() < bestNs) {
                 bestNs = o.stats().medianNs();
                 best = p;

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.protocol.Protocol;
 import picocli.CommandLine;
 
@@ -68,6 +69,11 @@ class BenchCommandsTest {
                 assertTrue(c.path(f + "Min").asDouble() <= c.path(f).asDouble() && c.path(f).asDouble() <= c.path(f + "Max").asDouble(), f + " in " + c);
             }
             if (c.path("case").asText().startsWith("gemm 1x")) assertTrue(c.has("tunedOverRoofline"), c.toString());
+            // Wider than 128 bits here: each case also ran at 128 in a worker JVM beside one at the native width.
+            if (VectorWidth.available() && VectorWidth.bits() > 128) {
+                assertEquals(128, c.path("narrowBits").asInt(), c.toString());
+                for (String f : List.of("nativeInWorkerGflops", "narrowInWorkerGflops", "narrowOverNative")) assertTrue(c.path(f).asDouble() > 0, f + " in " + c);
+            }
         }
         assertTrue(conv > 0, "no conv case in " + j);
     }

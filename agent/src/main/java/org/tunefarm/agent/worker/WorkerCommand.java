@@ -14,8 +14,10 @@ import org.tunefarm.agent.kernels.VectorWidth;
  * @param classpath        the worker's class path
  * @param jvmArgs          extra JVM options, e.g. {@code -Xmx512m} or {@code -Dtunefarm.families=...}
  * @param startupTimeoutMs how long a worker may take to say hello before it counts as crashed
+ * @param vectorBits       the vector width the worker must say it runs: that of the device class
+ *                         it measures for (this JVM's, unless {@link #atVectorBits})
  */
-public record WorkerCommand(String java, String classpath, List<String> jvmArgs, long startupTimeoutMs) {
+public record WorkerCommand(String java, String classpath, List<String> jvmArgs, long startupTimeoutMs, int vectorBits) {
 
     public WorkerCommand {
         Objects.requireNonNull(java, "java");
@@ -33,13 +35,24 @@ public record WorkerCommand(String java, String classpath, List<String> jvmArgs,
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String forced = System.getProperty(VectorWidth.PROPERTY);
         List<String> args = forced == null || forced.isBlank() ? List.of() : List.of("-D" + VectorWidth.PROPERTY + "=" + forced.strip());
-        return new WorkerCommand(java, System.getProperty("java.class.path"), args, 60_000);
+        return new WorkerCommand(java, System.getProperty("java.class.path"), args, 60_000, VectorWidth.bits());
     }
 
     public WorkerCommand withJvmArgs(String... more) {
         List<String> all = new ArrayList<>(jvmArgs);
         all.addAll(List.of(more));
-        return new WorkerCommand(java, classpath, all, startupTimeoutMs);
+        return new WorkerCommand(java, classpath, all, startupTimeoutMs, vectorBits);
+    }
+
+    /**
+     * The same command with its kernels forced {@code bits} wide, which the worker must then say
+     * it runs: for a bench that measures a narrower width beside this JVM's, never for an agent,
+     * whose workers measure for the one device class it registered.
+     */
+    public WorkerCommand atVectorBits(int bits) {
+        List<String> all = new ArrayList<>(jvmArgs.stream().filter(a -> !a.startsWith("-D" + VectorWidth.PROPERTY + "=")).toList());
+        all.add("-D" + VectorWidth.PROPERTY + "=" + bits);
+        return new WorkerCommand(java, classpath, all, startupTimeoutMs, bits);
     }
 
     /** The full command line. */

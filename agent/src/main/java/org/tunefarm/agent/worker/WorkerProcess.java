@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.agent.harness.Worker;
-import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Status;
 
@@ -149,9 +148,9 @@ final class WorkerProcess implements Worker {
                 return "worker speaks protocol " + h.protocol() + ", agent " + WorkerHello.PROTOCOL;
             }
             // A worker on other vectors would measure another device class than the one registered.
-            if (h.vectorBits() != VectorWidth.bits()) {
+            if (h.vectorBits() != command.vectorBits()) {
                 kill();
-                return "worker runs " + h.vectorBits() + "-bit vector kernels, the agent's device class " + VectorWidth.bits() + "-bit ones";
+                return "worker runs " + h.vectorBits() + "-bit vector kernels, the agent's device class " + command.vectorBits() + "-bit ones";
             }
         } catch (IllegalArgumentException e) {
             kill();

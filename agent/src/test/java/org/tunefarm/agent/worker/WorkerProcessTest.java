@@ -124,7 +124,7 @@ class WorkerProcessTest {
 
     @Test
     void workerThatCannotStartIsACrash() {
-        WorkerCommand broken = new WorkerCommand("/nonexistent/java", "", List.of(), 5000);
+        WorkerCommand broken = new WorkerCommand("/nonexistent/java", "", List.of(), 5000, 0);
         CandidateOutcome out = broken.newWorker().measure(SpinFamily.key(), Map.of("us", 1), QUICK);
         assertEquals(Status.CRASH, out.status());
         assertTrue(out.detail().contains("/nonexistent/java"), out.detail());
@@ -159,5 +159,22 @@ class WorkerProcessTest {
         CandidateOutcome same = ((WorkerProcess) WorkerCommand.current().withJvmArgs("-Xmx128m", "-XX:TieredStopAtLevel=1",
                 "-D" + FamilyLookup.PROPERTY + "=" + SpinFamily.class.getName()).newWorker()).measure(SpinFamily.key(), Map.of("us", 1), QUICK);
         assertEquals(Status.OK, same.status(), same.detail());
+    }
+
+    @Test
+    void aWorkerCommandedToANarrowerWidthIsHeldToThatWidth() {
+        assumeTrue(VectorWidth.bits() > 128, "this JVM's kernels are 128 bits already");
+        // A bench's narrow worker: started at 128 bits and expected to say so, so it measures.
+        WorkerCommand narrow = WorkerCommand.current().withJvmArgs("-Xmx128m", "-XX:TieredStopAtLevel=1",
+                "-D" + FamilyLookup.PROPERTY + "=" + SpinFamily.class.getName()).atVectorBits(128);
+        assertEquals(128, narrow.vectorBits());
+        CandidateOutcome out = narrow.newWorker().measure(SpinFamily.key(), Map.of("us", 1), QUICK);
+        assertEquals(Status.OK, out.status(), out.detail());
+        // Expecting 128 bits of a worker that runs this JVM's width is as much a crash as the reverse.
+        WorkerCommand mislabelled = new WorkerCommand(narrow.java(), narrow.classpath(),
+                narrow.jvmArgs().stream().filter(a -> !a.startsWith("-D" + VectorWidth.PROPERTY)).toList(), narrow.startupTimeoutMs(), 128);
+        CandidateOutcome wrong = mislabelled.newWorker().measure(SpinFamily.key(), Map.of("us", 1), QUICK);
+        assertEquals(Status.CRASH, wrong.status());
+        assertTrue(wrong.detail().contains("worker runs " + VectorWidth.bits() + "-bit vector kernels"), wrong.detail());
     }
 }
