@@ -62,7 +62,7 @@ final class TunedSearch {
 
     /** The GEMM search measured in {@code worker}, whose kernels run {@code bits} wide, over that width's space. */
     static TunedSearch inWorker(Worker worker, int bits, Consumer<String> log) {
-        return new TunedSearch(worker::measure, bits, log, GemmPoint::name);
+        return new TunedSearch(worker::measure, bits, line -> log.accept(line + " (" + bits + "-bit worker)"), GemmPoint::name);
     }
 
     /** The vector points at {@code threads} threads that this machine's vector registers hold: where the fast kernels are. */

@@ -147,10 +147,10 @@ final class WorkerProcess implements Worker {
                 kill();
                 return "worker speaks protocol " + h.protocol() + ", agent " + WorkerHello.PROTOCOL;
             }
-            // A worker on other vectors would measure another device class than the one registered.
+            // A worker on other vectors than commanded would measure another device class than the one its records name.
             if (h.vectorBits() != command.vectorBits()) {
                 kill();
-                return "worker runs " + h.vectorBits() + "-bit vector kernels, the agent's device class " + command.vectorBits() + "-bit ones";
+                return "worker runs " + h.vectorBits() + "-bit vector kernels, but was commanded to run " + command.vectorBits() + "-bit ones";
             }
         } catch (IllegalArgumentException e) {
             kill();
