@@ -9,6 +9,13 @@ package org.tunefarm.kernel;
  * accumulators) spilled an accumulator to the stack every k step and ran a 512^3 GEMM at 34
  * GFLOP/s, 3x3 (9 accumulators, 15 registers) at 78. In the 32 of AVX-512, NEON and SVE one
  * broadcast is counted: 6x4 and 8x3 measured fastest there.
+ *
+ * <p>Tried and not adopted: a float[] store of a partial sum into the C tile after every second
+ * row keeps the next broadcasts (float[] loads) below it in C2's schedule, so 6x2 fits 16
+ * registers; on L1-resident panels on a Zen 3 it ran 81-87 GFLOP/s against 39 without, but in a
+ * packed 1024^3 GEMM in one JVM it measured 0.98x of 3x3 (all stores to the tile's first vector)
+ * or 0.72x (each store to its own row, 4 KB apart): the micro-kernel is not what the AVX2 GEMM
+ * lacks there.
  */
 final class MicroTiles {
 

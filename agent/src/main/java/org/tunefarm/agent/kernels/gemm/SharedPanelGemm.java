@@ -18,6 +18,9 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
     /** Chunks of M per thread, where the M blocks allow: enough to even out a thread that stalls. */
     static final int CHUNKS_PER_THREAD = 4;
 
+    /** K rows of B's block in one packing share: 16 whole rows of B, 64 KB at n = 1024. */
+    static final int PACK_ROWS = 16;
+
     private final GemmWorkload workload;
     private final float[] c;
     private final BlockedVectorGemm[] own;
@@ -27,10 +30,10 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
     private final boolean packB;
     private final ThreadTeam team;
     private final SpinBarrier barrier;
-    private final AtomicInteger nextChunk = new AtomicInteger(), nextPanel = new AtomicInteger();
+    private final AtomicInteger nextChunk = new AtomicInteger(), nextRows = new AtomicInteger();
     private final Runnable resetCounters = () -> {
         nextChunk.set(0);
-        nextPanel.set(0);
+        nextRows.set(0);
     };
 
     SharedPanelGemm(GemmWorkload workload, GemmConfig config) {
@@ -81,7 +84,7 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
     /**
      * Steps are the (N block, K slice) pairs in order. Step s reads B's block from buffer s % 2
      * while the threads that finish its chunks first pack step s + 1's block into the other
-     * buffer, panel by panel from a shared counter; one barrier per step then lets step s + 1
+     * buffer, runs of K rows at a time from a shared counter; one barrier per step then lets step s + 1
      * begin (its panels packed) and frees buffer s % 2 for step s + 2 (no thread reads it any more).
      */
     private void work(int t) {
@@ -103,14 +106,18 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
         }
     }
 
-    /** Packs step s's B block into buffer s % 2, taking panels from the shared counter. */
+    /**
+     * Packs step s's B block into buffer s % 2, taking runs of {@link #PACK_ROWS} of its K rows from
+     * the shared counter, each across all the block's panels (as {@link MicroPanels#packBRows} reads B: along its rows).
+     */
     private void packPanels(int s) {
         int jc = s / slicesK * tileN, pc = s % slicesK * tileK;
         int jEnd = Math.min(jc + tileN, workload.n), kc = Math.min(tileK, workload.k - pc);
-        int panels = (jEnd - jc + width - 1) / width;
+        int runs = ceilDiv(kc, PACK_ROWS);
         float[] into = sharedB[s % 2];
-        for (int p; (p = nextPanel.getAndIncrement()) < panels; ) {
-            MicroPanels.packB(workload.b, workload.n, jEnd, pc, kc, jc + p * width, width, into, p * kc * width);
+        for (int r; (r = nextRows.getAndIncrement()) < runs; ) {
+            int from = r * PACK_ROWS;
+            MicroPanels.packBRows(workload.b, workload.n, pc, kc, from, Math.min(kc, from + PACK_ROWS), jc, jEnd, width, into, 0);
         }
     }
 

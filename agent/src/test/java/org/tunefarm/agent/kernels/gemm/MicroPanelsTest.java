@@ -45,6 +45,32 @@ class MicroPanelsTest {
                 }
     }
 
+    @Test void aBBlockPackedInRunsOfRowsIsItsPanelsOneAfterAnother() {
+        float[] b = values(30 * LDB);
+        int lanes = MicroKernel.lanes();
+        for (int vecs = 1; vecs <= 3; vecs++) {
+            int width = vecs * lanes;
+            for (int[] cols : new int[][] {{0, LDB}, {2, 2 + 2 * width}, {5, 5 + 2 * width + 1}, {LDB - 3, LDB}})
+                for (int kc : new int[] {1, 7, 16}) {
+                    int j0 = cols[0], j1 = cols[1], p0 = 3, at = 5;
+                    int panels = (j1 - j0 + width - 1) / width;
+                    float[] want = new float[at + panels * kc * width + 2];
+                    Arrays.fill(want, -1f);
+                    for (int q = 0; q < panels; q++) MicroPanels.packB(b, LDB, j1, p0, kc, j0 + q * width, width, want, at + q * kc * width);
+                    float[] whole = new float[want.length], runs = new float[want.length];
+                    Arrays.fill(whole, -1f);
+                    Arrays.fill(runs, -1f);
+                    MicroPanels.packBBlock(b, LDB, p0, kc, j0, j1, width, whole, at);
+                    // runs of 3 rows, last first: as a team's threads may take them
+                    for (int from = (kc - 1) / 3 * 3; from >= 0; from -= 3)
+                        MicroPanels.packBRows(b, LDB, p0, kc, from, Math.min(kc, from + 3), j0, j1, width, runs, at);
+                    String what = "width " + width + " columns [" + j0 + ", " + j1 + ") kc " + kc;
+                    assertArrayEquals(want, whole, what);
+                    assertArrayEquals(want, runs, what + " in runs");
+                }
+        }
+    }
+
     private static float[] values(int n) {
         float[] v = new float[n];
         for (int i = 0; i < n; i++) v[i] = i + 1;
