@@ -105,15 +105,9 @@ final class VectorDepthwise implements ConvKernel {
                     acc3 = FloatVector.fromArray(S, in, row + 3 * pixelStep).fma(w, acc3);
                 }
             }
-            int o = g.outIndex(img, c, y, x);
-            acc0.intoArray(out, o);
-            acc1.intoArray(out, o + g.c());
-            acc2.intoArray(out, o + 2 * g.c());
-            acc3.intoArray(out, o + 3 * g.c());
+            storeBlock(out, g.outIndex(img, c, y, x), acc0, acc1, acc2, acc3);
         }
-        for (; c < c1; c++) {
-            for (int j = 0; j < BLOCK; j++) out[g.outIndex(img, c, y, x + j)] = blocks.point(in, rsc, img, c, y, x + j);
-        }
+        blockTail(out, img, c, c1, y, x);
     }
 
     /**
@@ -144,12 +138,21 @@ final class VectorDepthwise implements ConvKernel {
                 acc2 = i4.fma(w2, i3.fma(w1, i2.fma(w0, acc2)));
                 acc3 = i5.fma(w2, i4.fma(w1, i3.fma(w0, acc3)));
             }
-            int o = g.outIndex(img, c, y, x);
-            acc0.intoArray(out, o);
-            acc1.intoArray(out, o + cs);
-            acc2.intoArray(out, o + 2 * cs);
-            acc3.intoArray(out, o + 3 * cs);
+            storeBlock(out, g.outIndex(img, c, y, x), acc0, acc1, acc2, acc3);
         }
+        blockTail(out, img, c, c1, y, x);
+    }
+
+    /** A block's four pixels' channel vectors, from {@code o}: neighbouring pixels lie C apart in NHWC. */
+    private void storeBlock(float[] out, int o, FloatVector acc0, FloatVector acc1, FloatVector acc2, FloatVector acc3) {
+        acc0.intoArray(out, o);
+        acc1.intoArray(out, o + g.c());
+        acc2.intoArray(out, o + 2 * g.c());
+        acc3.intoArray(out, o + 3 * g.c());
+    }
+
+    /** The block's channels [c, c1) short of a vector, point by point. */
+    private void blockTail(float[] out, int img, int c, int c1, int y, int x) {
         for (; c < c1; c++) {
             for (int j = 0; j < BLOCK; j++) out[g.outIndex(img, c, y, x + j)] = blocks.point(in, rsc, img, c, y, x + j);
         }

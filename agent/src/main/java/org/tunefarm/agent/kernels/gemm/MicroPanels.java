@@ -111,17 +111,7 @@ final class MicroPanels {
 
     /** Packs B[p0:p0+kc, j0:min(j0+width, colEnd)] into one panel of width {@code width}. */
     static void packB(float[] b, int ldb, int colEnd, int p0, int kc, int j0, int width, float[] dst, int at) {
-        int real = Math.min(width, colEnd - j0);
-        if (real == width && width % S.length() == 0) {
-            int lanes = S.length();
-            for (int p = 0; p < kc; p++) {
-                int from = (p0 + p) * ldb + j0, to = at + p * width;
-                for (int v = 0; v < width; v += lanes) FloatVector.fromArray(S, b, from + v).intoArray(dst, to + v);
-            }
-            return;
-        }
-        Arrays.fill(dst, at, at + kc * width, 0f);
-        for (int p = 0; p < kc; p++) System.arraycopy(b, (p0 + p) * ldb + j0, dst, at + p * width, real);
+        packBRows(b, ldb, p0, kc, 0, kc, j0, Math.min(j0 + width, colEnd), width, dst, at);
     }
 
     /** Packs the rows [i0, i1) of A's K slice into consecutive panels, each kc * rows floats. */
@@ -140,18 +130,14 @@ final class MicroPanels {
      * of B (4 KB at n = 1024) past the last, a new page every time, which the hardware prefetchers
      * do not follow: the packed 1024^3 GEMM at 4x2 ran 1.01-1.13x as fast this way (7 and 11
      * interleaved rounds in one JVM on a Zen 3; the more, the busier the core's other thread).
+     * {@code width} is a whole number of vectors, as every micro-tile's is.
      */
     static void packBRows(float[] b, int ldb, int p0, int kc, int from, int to, int j0, int j1, int width, float[] dst, int at) {
         int lanes = S.length(), panel = kc * width, full = (j1 - j0) / width, real = j1 - j0 - full * width;
-        boolean vectors = width % lanes == 0;
         for (int p = from; p < to; p++) {
             int src = (p0 + p) * ldb + j0, d = at + p * width;
             for (int q = 0; q < full; q++, src += width, d += panel) {
-                if (vectors) {
-                    for (int v = 0; v < width; v += lanes) FloatVector.fromArray(S, b, src + v).intoArray(dst, d + v);
-                } else {
-                    System.arraycopy(b, src, dst, d, width);
-                }
+                for (int v = 0; v < width; v += lanes) FloatVector.fromArray(S, b, src + v).intoArray(dst, d + v);
             }
             if (real > 0) {
                 System.arraycopy(b, src, dst, d, real);

@@ -45,7 +45,7 @@ class MicroPanelsTest {
                 }
     }
 
-    @Test void aBBlockPackedInRunsOfRowsIsItsPanelsOneAfterAnother() {
+    @Test void aBBlockPackedInRunsOfRowsIsItsPanelsOneAfterAnotherZeroPadded() {
         float[] b = values(30 * LDB);
         int lanes = MicroKernel.lanes();
         for (int vecs = 1; vecs <= 3; vecs++) {
@@ -56,7 +56,12 @@ class MicroPanelsTest {
                     int panels = (j1 - j0 + width - 1) / width;
                     float[] want = new float[at + panels * kc * width + 2];
                     Arrays.fill(want, -1f);
-                    for (int q = 0; q < panels; q++) MicroPanels.packB(b, LDB, j1, p0, kc, j0 + q * width, width, want, at + q * kc * width);
+                    for (int q = 0; q < panels; q++)
+                        for (int p = 0; p < kc; p++)
+                            for (int j = 0; j < width; j++) {
+                                int col = j0 + q * width + j;
+                                want[at + (q * kc + p) * width + j] = col < j1 ? b[(p0 + p) * LDB + col] : 0f;
+                            }
                     float[] whole = new float[want.length], runs = new float[want.length];
                     Arrays.fill(whole, -1f);
                     Arrays.fill(runs, -1f);
