@@ -165,6 +165,9 @@ final class KernelsCommand implements Callable<Integer> {
                         c.put("nativeInWorkerGflops", r(nativeW.median()));
                         c.put("narrowInWorkerGflops", r(narrowW.median()));
                         spread(c, "narrowOverNative", Series.ratio(narrowW, nativeW));
+                        // The same ratio per lane: 0.45 at half the lanes (AVX2 to 128) is 0.9 per lane,
+                        // 0.25 at a quarter (AVX-512 to 128) is 1.0.
+                        c.put("narrowOverNativePerLane", r(perLane(Series.ratio(narrowW, nativeW).median(), narrow.bits())));
                     }
                     cases.add(c);
                     System.out.printf(Locale.ROOT, "%-24s default %7s  tuned %7s  ejml %7s  openblas %7s  peak %6.0f%s  GFLOP/s   tuned/openblas %s [%s..%s]  tuned/default %s%n",
@@ -172,10 +175,10 @@ final class KernelsCommand implements Callable<Integer> {
                             s[0] == 1 ? "  roofline " + c.get("rooflineGflops") : "", c.get("tunedOverOpenblas"), c.get("tunedOverOpenblasMin"),
                             c.get("tunedOverOpenblasMax"), c.get("tunedOverDefault"));
                     if (narrow != null) {
-                        System.out.printf(Locale.ROOT, "%-24s at %d bits %7s  at %d bits %7s  GFLOP/s (worker JVMs)   narrow/native %s [%s..%s]  [%s | %s]%n",
+                        System.out.printf(Locale.ROOT, "%-24s at %d bits %7s  at %d bits %7s  GFLOP/s (worker JVMs)   narrow/native %s [%s..%s], per lane %s  [%s | %s]%n",
                                 "", VectorWidth.bits(), c.get("nativeInWorkerGflops"), narrow.bits(), c.get("narrowInWorkerGflops"),
                                 c.get("narrowOverNative"), c.get("narrowOverNativeMin"), c.get("narrowOverNativeMax"),
-                                c.get("nativeInWorkerPoint"), c.get("narrowInWorkerPoint"));
+                                c.get("narrowOverNativePerLane"), c.get("nativeInWorkerPoint"), c.get("narrowInWorkerPoint"));
                     }
                 }
             }
@@ -215,6 +218,7 @@ final class KernelsCommand implements Callable<Integer> {
         // The tuned GEMM at the narrow width over the native one, both in worker JVMs in the same rounds.
         json.put("narrowBits", narrowToo ? narrowBits : null);
         json.put("gemmNarrowOverNativeMin", narrowToo ? min(squareCases, "narrowOverNative") : null);
+        json.put("gemmNarrowPerLaneMin", narrowToo ? min(squareCases, "narrowOverNativePerLane") : null);
         json.put("roofline", gemmCases.stream().filter(c -> c.containsKey("tunedOverRoofline"))
                 .map(c -> Map.of("case", c.get("case"), "rooflineGflops", String.valueOf(c.get("rooflineGflops")), "tunedOverRoofline", String.valueOf(c.get("tunedOverRoofline")))).toList());
         // Headline at 1 thread, where neither side's threading is measured; 2 threads beside it.
@@ -239,6 +243,11 @@ final class KernelsCommand implements Callable<Integer> {
         c.put(name, r(ratio.median()));
         c.put(name + "Min", r(ratio.min()));
         c.put(name + "Max", r(ratio.max()));
+    }
+
+    /** A narrow-over-native ratio scaled by the lanes the narrow width lacks; null stays null. */
+    static Double perLane(Double narrowOverNative, int narrowBits) {
+        return narrowOverNative == null ? null : narrowOverNative * VectorWidth.bits() / narrowBits;
     }
 
     static Double r(Double v) {

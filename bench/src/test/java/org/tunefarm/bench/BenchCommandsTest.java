@@ -73,6 +73,8 @@ class BenchCommandsTest {
             if (VectorWidth.available() && VectorWidth.bits() > 128) {
                 assertEquals(128, c.path("narrowBits").asInt(), c.toString());
                 for (String f : List.of("nativeInWorkerGflops", "narrowInWorkerGflops", "narrowOverNative")) assertTrue(c.path(f).asDouble() > 0, f + " in " + c);
+                assertEquals(c.path("narrowOverNative").asDouble() * VectorWidth.bits() / 128, c.path("narrowOverNativePerLane").asDouble(),
+                        0.005 + 0.005 * VectorWidth.bits() / 128, c.toString()); // both figures rounded to 0.01
             }
         }
         assertTrue(conv > 0, "no conv case in " + j);
