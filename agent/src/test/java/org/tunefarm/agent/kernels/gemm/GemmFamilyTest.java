@@ -90,6 +90,27 @@ class GemmFamilyTest {
         assertCorrect(w, scalar("ijk", 16, 512, 32, 1, 2));
     }
 
+    /**
+     * The one-row path's eight-row pass skews its rows across the block (a prologue and an epilogue
+     * of seven vectors each) when the block holds at least eight whole vectors, and walks column by
+     * column when it holds fewer: blocks of 3, 7, 8 and 9 vectors, with a ragged column tail, K not
+     * a multiple of 8, N split into several blocks, one and two rows of A, and two threads.
+     */
+    @Test void eightRowPassesMatchTheReferenceAtEveryBlockWidth() {
+        int lanes = MicroKernel.lanes();
+        for (int vectors : new int[] {3, 7, 8, 9}) {
+            for (int extra : new int[] {0, lanes / 2 + 1}) {
+                for (int m = 1; m <= 2; m++) {
+                    int block = vectors * lanes + extra;
+                    GemmWorkload w = (GemmWorkload) FAMILY.workload(shape(m, 3 * block + 5, 8 * 9 + 5), vectors + extra);
+                    assertCorrect(w, vector(16, block, 32, 1, 4, 0, 0, 1));
+                    assertCorrect(w, vector(16, 4096, 4096, 1, 4, 0, 0, 1));
+                    assertCorrect(w, vector(1, block, 16, 1, 4, 0, 0, 2)); // M = 1 splits K, M = 2 splits N
+                }
+            }
+        }
+    }
+
     @Test void repeatedRunsGiveTheSameAnswer() {
         GemmWorkload w = (GemmWorkload) FAMILY.workload(shape(30, 50, 70), 1);
         try (KernelFamily.Candidate c = FAMILY.candidate(w, vector(16, 32, 32, 6, 2, 1, 1, 2))) {
