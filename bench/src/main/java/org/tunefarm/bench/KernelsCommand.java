@@ -166,8 +166,8 @@ final class KernelsCommand implements Callable<Integer> {
                         c.put("narrowInWorkerGflops", r(narrowW.median()));
                         spread(c, "narrowOverNative", Series.ratio(narrowW, nativeW));
                         // The same ratio per lane: 0.45 at half the lanes (AVX2 to 128) is 0.9 per lane,
-                        // 0.25 at a quarter (AVX-512 to 128) is 1.0.
-                        c.put("narrowOverNativePerLane", r(perLane(Series.ratio(narrowW, nativeW).median(), narrow.bits())));
+                        // 0.25 at a quarter (AVX-512 to 128) is 1.0. Not for batch-1, which memory bounds.
+                        if (s[0] > 1) c.put("narrowOverNativePerLane", r(perLane(Series.ratio(narrowW, nativeW).median(), narrow.bits())));
                     }
                     cases.add(c);
                     System.out.printf(Locale.ROOT, "%-24s default %7s  tuned %7s  ejml %7s  openblas %7s  peak %6.0f%s  GFLOP/s   tuned/openblas %s [%s..%s]  tuned/default %s%n",
@@ -175,10 +175,11 @@ final class KernelsCommand implements Callable<Integer> {
                             s[0] == 1 ? "  roofline " + c.get("rooflineGflops") : "", c.get("tunedOverOpenblas"), c.get("tunedOverOpenblasMin"),
                             c.get("tunedOverOpenblasMax"), c.get("tunedOverDefault"));
                     if (narrow != null) {
-                        System.out.printf(Locale.ROOT, "%-24s at %d bits %7s  at %d bits %7s  GFLOP/s (worker JVMs)   narrow/native %s [%s..%s], per lane %s  [%s | %s]%n",
+                        System.out.printf(Locale.ROOT, "%-24s at %d bits %7s  at %d bits %7s  GFLOP/s (worker JVMs)   narrow/native %s [%s..%s]%s  [%s | %s]%n",
                                 "", VectorWidth.bits(), c.get("nativeInWorkerGflops"), narrow.bits(), c.get("narrowInWorkerGflops"),
                                 c.get("narrowOverNative"), c.get("narrowOverNativeMin"), c.get("narrowOverNativeMax"),
-                                c.get("narrowOverNativePerLane"), c.get("nativeInWorkerPoint"), c.get("narrowInWorkerPoint"));
+                                c.containsKey("narrowOverNativePerLane") ? ", per lane " + c.get("narrowOverNativePerLane") : "",
+                                c.get("nativeInWorkerPoint"), c.get("narrowInWorkerPoint"));
                     }
                 }
             }
