@@ -33,9 +33,9 @@ public final class GemmFamily implements KernelFamily {
      * micro-kernels' packed and rows walks count A's offset, B's derived from it (4 integer
      * instructions a k step at 3x3 rather than 9; 1.06-1.10x at 3x3 on AVX2); same answers. 8: B's
      * block is packed row by row across its panels, reading B along its rows ({@link MicroPanels#packBRows});
-     * same answers, 1.01-1.13x at 1024^3 on AVX2. 9: the one-row path's eight-row pass skews its
-     * rows, so the streams do not share cache sets and banks ({@link RowStreamGemm}); sums in
-     * another order, 1.12-1.20x at M = 1, N = K = 4096 on a Zen 5.
+     * same answers, 1.01-1.13x at 1024^3 on AVX2. 9: the one-row path's 4- and 8-row passes skew
+     * their rows, so the streams do not share cache sets and banks ({@link RowStreamGemm}); sums in
+     * another order, 1.1-1.5x at M = 1, N = K = 4096 on a Zen 5, also with AVX2's registers.
      */
     @Override public int implementation() { return 9; }
 

@@ -14,12 +14,12 @@ import jdk.incubator.vector.VectorSpecies;
  * (2, 4, 6 or 8). A pass loads each C vector once, adds that many A x B products, and stores it
  * once, so C's loads and stores cost a fraction of a B row each and several B streams are in
  * flight: one row per pass read barely 0.45x of the machine's read bandwidth on Zen 4, eight rows
- * about 0.9x (against a roofline of one running sum, which understated it). The passes of 2 to 6
+ * about 0.9x (against a roofline of one running sum, which understated it). The passes of 2 and 6
  * rows add in two independent chains and hold their A broadcasts, two accumulators and a B vector
- * in registers, within AVX2's 16; the pass of 8 skews its rows ({@link #pass8}) and carries seven
- * partial sums as well, which AVX2 spills at no measured cost. The passes are written out per
- * size, like the micro-kernels, so that C2 keeps the broadcasts in registers (an array of them
- * would live in memory).
+ * in registers, within AVX2's 16; the passes of 4 and 8 skew their rows ({@link #pass8}) and carry
+ * three and seven partial sums instead (the 8-row pass spills on AVX2, at no measured cost). The
+ * passes are written out per size, like the micro-kernels, so that C2 keeps the broadcasts in
+ * registers (an array of them would live in memory).
  */
 final class RowStreamGemm implements RegionKernel {
 
@@ -91,19 +91,29 @@ final class RowStreamGemm implements RegionKernel {
         tail(c, cRow, ap, r0, 2, j, jEnd);
     }
 
+    /** Four rows, skewed as {@link #pass8}: three partial sums carried. */
     private void pass4(float[] c, int cRow, int ap, int r0, int jc, int jEnd) {
+        int vEnd = jc + (jEnd - jc) / L * L;
+        if (vEnd - jc < 4 * L) {
+            columns(c, cRow, ap, r0, 4, jc, vEnd, jEnd);
+            return;
+        }
         FloatVector a0 = FloatVector.broadcast(S, a[ap]), a1 = FloatVector.broadcast(S, a[ap + 1]);
         FloatVector a2 = FloatVector.broadcast(S, a[ap + 2]), a3 = FloatVector.broadcast(S, a[ap + 3]);
         int r1 = r0 + n, r2 = r1 + n, r3 = r2 + n;
-        int j = jc;
-        for (; j + L <= jEnd; j += L) {
-            FloatVector x = Fma.madd(a0, FloatVector.fromArray(S, b, r0 + j), FloatVector.fromArray(S, c, cRow + j));
-            FloatVector y = a2.mul(FloatVector.fromArray(S, b, r2 + j));
-            x = Fma.madd(a1, FloatVector.fromArray(S, b, r1 + j), x);
-            y = Fma.madd(a3, FloatVector.fromArray(S, b, r3 + j), y);
-            x.add(y).intoArray(c, cRow + j);
+        int t = jc + 3 * L;
+        FloatVector v1 = partial(c, cRow, ap, r0, t - L, 1), v2 = partial(c, cRow, ap, r0, t - 2 * L, 2);
+        FloatVector v3 = partial(c, cRow, ap, r0, t - 3 * L, 3);
+        for (; t < vEnd; t += L) {
+            Fma.madd(a3, FloatVector.fromArray(S, b, r3 + t - 3 * L), v3).intoArray(c, cRow + t - 3 * L);
+            v3 = Fma.madd(a2, FloatVector.fromArray(S, b, r2 + t - 2 * L), v2);
+            v2 = Fma.madd(a1, FloatVector.fromArray(S, b, r1 + t - L), v1);
+            v1 = Fma.madd(a0, FloatVector.fromArray(S, b, r0 + t), FloatVector.fromArray(S, c, cRow + t));
         }
-        tail(c, cRow, ap, r0, 4, j, jEnd);
+        rows(v1, ap, r0, t - L, 1, 4).intoArray(c, cRow + t - L);
+        rows(v2, ap, r0, t - 2 * L, 2, 4).intoArray(c, cRow + t - 2 * L);
+        rows(v3, ap, r0, t - 3 * L, 3, 4).intoArray(c, cRow + t - 3 * L);
+        tail(c, cRow, ap, r0, 4, vEnd, jEnd);
     }
 
     private void pass6(float[] c, int cRow, int ap, int r0, int jc, int jEnd) {
@@ -129,14 +139,15 @@ final class RowStreamGemm implements RegionKernel {
      * streams, a row of B apart (a power of two bytes for the usual N), differ in their low address
      * bits. Read in step, all eight address the same cache sets and DRAM banks at once: on a Zen 5 at
      * N = 4096 the skewed pass ran 1.12-1.20x as fast, and the same as unskewed with AVX2's 16
-     * registers. Each C vector is loaded when row 0 reaches it, carries its partial sum through
-     * seven registers (one step per row) and is stored when row 7 has added to it.
+     * registers (the skewed 4-row pass 1.3-1.5x its unskewed self on both; skewed 6-row passes ran
+     * slower than unskewed, 2-row ones gained nothing, so those two stay in step). Each C vector is
+     * loaded when row 0 reaches it, carries its partial sum through seven registers (one step per
+     * row) and is stored when row 7 has added to it.
      */
     private void pass8(float[] c, int cRow, int ap, int r0, int jc, int jEnd) {
         int vEnd = jc + (jEnd - jc) / L * L;
         if (vEnd - jc < 8 * L) {
-            for (int col = jc; col < vEnd; col += L) rows(FloatVector.fromArray(S, c, cRow + col), ap, r0, col, 0, 8).intoArray(c, cRow + col);
-            tail(c, cRow, ap, r0, 8, vEnd, jEnd);
+            columns(c, cRow, ap, r0, 8, jc, vEnd, jEnd);
             return;
         }
         FloatVector a0 = FloatVector.broadcast(S, a[ap]), a1 = FloatVector.broadcast(S, a[ap + 1]);
@@ -169,6 +180,12 @@ final class RowStreamGemm implements RegionKernel {
         rows(v6, ap, r0, t - 6 * L, 6, 8).intoArray(c, cRow + t - 6 * L);
         rows(v7, ap, r0, t - 7 * L, 7, 8).intoArray(c, cRow + t - 7 * L);
         tail(c, cRow, ap, r0, 8, vEnd, jEnd);
+    }
+
+    /** A block too narrow to skew over: each vector of C takes the pass's rows in turn, then the tail. */
+    private void columns(float[] c, int cRow, int ap, int r0, int passRows, int jc, int vEnd, int jEnd) {
+        for (int col = jc; col < vEnd; col += L) rows(FloatVector.fromArray(S, c, cRow + col), ap, r0, col, 0, passRows).intoArray(c, cRow + col);
+        tail(c, cRow, ap, r0, passRows, vEnd, jEnd);
     }
 
     /** C's vector at {@code col} with the pass's rows 0..q-1 added. */

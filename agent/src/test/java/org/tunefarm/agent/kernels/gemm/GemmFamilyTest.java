@@ -91,21 +91,24 @@ class GemmFamilyTest {
     }
 
     /**
-     * The one-row path's eight-row pass skews its rows across the block (a prologue and an epilogue
-     * of seven vectors each) when the block holds at least eight whole vectors, and walks column by
-     * column when it holds fewer: blocks of 3, 7, 8 and 9 vectors, with a ragged column tail, K not
-     * a multiple of 8, N split into several blocks, one and two rows of A, and two threads.
+     * The one-row path's 4- and 8-row passes skew their rows across the block (a prologue and an
+     * epilogue of 3 or 7 vectors each) when the block holds at least as many whole vectors as rows,
+     * and walk column by column when it holds fewer: blocks of 3, 4, 7, 8 and 9 vectors, with a
+     * ragged column tail, K not a multiple of 8, N split into several blocks, one and two rows of A,
+     * and two threads; every pass size.
      */
-    @Test void eightRowPassesMatchTheReferenceAtEveryBlockWidth() {
+    @Test void skewedPassesMatchTheReferenceAtEveryBlockWidth() {
         int lanes = MicroKernel.lanes();
-        for (int vectors : new int[] {3, 7, 8, 9}) {
+        for (int vectors : new int[] {3, 4, 7, 8, 9}) {
             for (int extra : new int[] {0, lanes / 2 + 1}) {
                 for (int m = 1; m <= 2; m++) {
                     int block = vectors * lanes + extra;
                     GemmWorkload w = (GemmWorkload) FAMILY.workload(shape(m, 3 * block + 5, 8 * 9 + 5), vectors + extra);
-                    assertCorrect(w, vector(16, block, 32, 1, 4, 0, 0, 1));
-                    assertCorrect(w, vector(16, 4096, 4096, 1, 4, 0, 0, 1));
-                    assertCorrect(w, vector(1, block, 16, 1, 4, 0, 0, 2)); // M = 1 splits K, M = 2 splits N
+                    for (int vecs = 1; vecs <= 4; vecs++) { // passes of 2, 4, 6 and 8 rows
+                        assertCorrect(w, vector(16, block, 32, 1, vecs, 0, 0, 1));
+                        assertCorrect(w, vector(16, 4096, 4096, 1, vecs, 0, 0, 1));
+                        assertCorrect(w, vector(1, block, 16, 1, vecs, 0, 0, 2)); // M = 1 splits K, M = 2 splits N
+                    }
                 }
             }
         }
