@@ -15,7 +15,7 @@ import jdk.incubator.vector.VectorSpecies;
  * once, so C's loads and stores cost a fraction of a B row each and several B streams are in
  * flight: one row per pass read barely 0.45x of the machine's read bandwidth on Zen 4, eight rows
  * about 0.9x (against a roofline of one running sum, which understated it). The passes of 2 and 6
- * rows add in two independent chains and hold their A broadcasts, two accumulators and a B vector
+ * rows read their rows in step and hold their A broadcasts, at most two accumulators and a B vector
  * in registers, within AVX2's 16; the passes of 4 and 8 skew their rows ({@link #pass8}) and carry
  * three and seven partial sums instead (the 8-row pass spills on AVX2, at no measured cost). The
  * passes are written out per size, like the micro-kernels, so that C2 keeps the broadcasts in
@@ -102,17 +102,19 @@ final class RowStreamGemm implements RegionKernel {
         FloatVector a2 = FloatVector.broadcast(S, a[ap + 2]), a3 = FloatVector.broadcast(S, a[ap + 3]);
         int r1 = r0 + n, r2 = r1 + n, r3 = r2 + n;
         int t = jc + 3 * L;
-        FloatVector v1 = partial(c, cRow, ap, r0, t - L, 1), v2 = partial(c, cRow, ap, r0, t - 2 * L, 2);
-        FloatVector v3 = partial(c, cRow, ap, r0, t - 3 * L, 3);
+        for (int q = 1; q < 4; q++) addRows(c, cRow, ap, r0, t - q * L, 0, q);
+        FloatVector v1 = FloatVector.fromArray(S, c, cRow + t - L), v2 = FloatVector.fromArray(S, c, cRow + t - 2 * L);
+        FloatVector v3 = FloatVector.fromArray(S, c, cRow + t - 3 * L);
         for (; t < vEnd; t += L) {
             Fma.madd(a3, FloatVector.fromArray(S, b, r3 + t - 3 * L), v3).intoArray(c, cRow + t - 3 * L);
             v3 = Fma.madd(a2, FloatVector.fromArray(S, b, r2 + t - 2 * L), v2);
             v2 = Fma.madd(a1, FloatVector.fromArray(S, b, r1 + t - L), v1);
             v1 = Fma.madd(a0, FloatVector.fromArray(S, b, r0 + t), FloatVector.fromArray(S, c, cRow + t));
         }
-        rows(v1, ap, r0, t - L, 1, 4).intoArray(c, cRow + t - L);
-        rows(v2, ap, r0, t - 2 * L, 2, 4).intoArray(c, cRow + t - 2 * L);
-        rows(v3, ap, r0, t - 3 * L, 3, 4).intoArray(c, cRow + t - 3 * L);
+        v1.intoArray(c, cRow + t - L);
+        v2.intoArray(c, cRow + t - 2 * L);
+        v3.intoArray(c, cRow + t - 3 * L);
+        for (int q = 1; q < 4; q++) addRows(c, cRow, ap, r0, t - q * L, q, 4);
         tail(c, cRow, ap, r0, 4, vEnd, jEnd);
     }
 
@@ -156,11 +158,15 @@ final class RowStreamGemm implements RegionKernel {
         FloatVector a6 = FloatVector.broadcast(S, a[ap + 6]), a7 = FloatVector.broadcast(S, a[ap + 7]);
         int r1 = r0 + n, r2 = r1 + n, r3 = r2 + n, r4 = r3 + n, r5 = r4 + n, r6 = r5 + n, r7 = r6 + n;
         // Before the first step: v_q holds the C vector q places behind row 0's with rows 0..q-1 added.
+        // The partial sums go through C, not through a helper's return value: a vector returned by a
+        // call C2 does not inline is boxed, and with the sums returned by a helper the pass ran at a
+        // third of its speed once other points had run in the JVM.
         int t = jc + 7 * L;
-        FloatVector v1 = partial(c, cRow, ap, r0, t - L, 1), v2 = partial(c, cRow, ap, r0, t - 2 * L, 2);
-        FloatVector v3 = partial(c, cRow, ap, r0, t - 3 * L, 3), v4 = partial(c, cRow, ap, r0, t - 4 * L, 4);
-        FloatVector v5 = partial(c, cRow, ap, r0, t - 5 * L, 5), v6 = partial(c, cRow, ap, r0, t - 6 * L, 6);
-        FloatVector v7 = partial(c, cRow, ap, r0, t - 7 * L, 7);
+        for (int q = 1; q < 8; q++) addRows(c, cRow, ap, r0, t - q * L, 0, q);
+        FloatVector v1 = FloatVector.fromArray(S, c, cRow + t - L), v2 = FloatVector.fromArray(S, c, cRow + t - 2 * L);
+        FloatVector v3 = FloatVector.fromArray(S, c, cRow + t - 3 * L), v4 = FloatVector.fromArray(S, c, cRow + t - 4 * L);
+        FloatVector v5 = FloatVector.fromArray(S, c, cRow + t - 5 * L), v6 = FloatVector.fromArray(S, c, cRow + t - 6 * L);
+        FloatVector v7 = FloatVector.fromArray(S, c, cRow + t - 7 * L);
         for (; t < vEnd; t += L) {
             Fma.madd(a7, FloatVector.fromArray(S, b, r7 + t - 7 * L), v7).intoArray(c, cRow + t - 7 * L);
             v7 = Fma.madd(a6, FloatVector.fromArray(S, b, r6 + t - 6 * L), v6);
@@ -172,31 +178,28 @@ final class RowStreamGemm implements RegionKernel {
             v1 = Fma.madd(a0, FloatVector.fromArray(S, b, r0 + t), FloatVector.fromArray(S, c, cRow + t));
         }
         // After the last step: the last seven vectors still lack rows q..7.
-        rows(v1, ap, r0, t - L, 1, 8).intoArray(c, cRow + t - L);
-        rows(v2, ap, r0, t - 2 * L, 2, 8).intoArray(c, cRow + t - 2 * L);
-        rows(v3, ap, r0, t - 3 * L, 3, 8).intoArray(c, cRow + t - 3 * L);
-        rows(v4, ap, r0, t - 4 * L, 4, 8).intoArray(c, cRow + t - 4 * L);
-        rows(v5, ap, r0, t - 5 * L, 5, 8).intoArray(c, cRow + t - 5 * L);
-        rows(v6, ap, r0, t - 6 * L, 6, 8).intoArray(c, cRow + t - 6 * L);
-        rows(v7, ap, r0, t - 7 * L, 7, 8).intoArray(c, cRow + t - 7 * L);
+        v1.intoArray(c, cRow + t - L);
+        v2.intoArray(c, cRow + t - 2 * L);
+        v3.intoArray(c, cRow + t - 3 * L);
+        v4.intoArray(c, cRow + t - 4 * L);
+        v5.intoArray(c, cRow + t - 5 * L);
+        v6.intoArray(c, cRow + t - 6 * L);
+        v7.intoArray(c, cRow + t - 7 * L);
+        for (int q = 1; q < 8; q++) addRows(c, cRow, ap, r0, t - q * L, q, 8);
         tail(c, cRow, ap, r0, 8, vEnd, jEnd);
     }
 
     /** A block too narrow to skew over: each vector of C takes the pass's rows in turn, then the tail. */
     private void columns(float[] c, int cRow, int ap, int r0, int passRows, int jc, int vEnd, int jEnd) {
-        for (int col = jc; col < vEnd; col += L) rows(FloatVector.fromArray(S, c, cRow + col), ap, r0, col, 0, passRows).intoArray(c, cRow + col);
+        for (int col = jc; col < vEnd; col += L) addRows(c, cRow, ap, r0, col, 0, passRows);
         tail(c, cRow, ap, r0, passRows, vEnd, jEnd);
     }
 
-    /** C's vector at {@code col} with the pass's rows 0..q-1 added. */
-    private FloatVector partial(float[] c, int cRow, int ap, int r0, int col, int q) {
-        return rows(FloatVector.fromArray(S, c, cRow + col), ap, r0, col, 0, q);
-    }
-
-    /** {@code acc} plus the pass's rows [from, to) of B at column {@code col}, in row order. */
-    private FloatVector rows(FloatVector acc, int ap, int r0, int col, int from, int to) {
+    /** Adds the pass's rows [from, to) of B at column {@code col} to C's vector there, in row order. */
+    private void addRows(float[] c, int cRow, int ap, int r0, int col, int from, int to) {
+        FloatVector acc = FloatVector.fromArray(S, c, cRow + col);
         for (int q = from; q < to; q++) acc = Fma.madd(FloatVector.broadcast(S, a[ap + q]), FloatVector.fromArray(S, b, r0 + q * n + col), acc);
-        return acc;
+        acc.intoArray(c, cRow + col);
     }
 
     /** The columns past the last whole vector, one at a time, for the pass's rows of B. */
