@@ -35,7 +35,8 @@ public final class GemmFamily implements KernelFamily {
      * block is packed row by row across its panels, reading B along its rows ({@link MicroPanels#packBRows});
      * same answers, 1.01-1.13x at 1024^3 on AVX2. 9: the one-row path's 4- and 8-row passes skew
      * their rows, so the streams do not share cache sets and banks ({@link RowStreamGemm}); sums in
-     * another order, 1.1-1.5x at M = 1, N = K = 4096 on a Zen 5, also with AVX2's registers.
+     * another order; at M = 1, N = K = 4096 on a Zen 5 the 4-row pass 1.35-1.5x (also under
+     * {@code -XX:UseAVX=2}), the 8-row 1.12-1.20x (1.02x under AVX2, where it spills).
      */
     @Override public int implementation() { return 9; }
 
