@@ -163,7 +163,8 @@ class FuzzTest {
                         boolean json = n != null && n.has("error") && n.has("field") && n.path("status").asInt() == r.statusCode();
                         answer = r.statusCode() == 201 ? "accepted (201)" : r.statusCode() + (json || r.statusCode() < 400 ? "" : " (not JSON)");
                     } catch (java.io.IOException e) {
-                        answer = "io-error";
+                        // Named, so that a failure says which: a timeout, a reset, a connection the server closed.
+                        answer = "io-error " + e.getClass().getSimpleName() + ": " + e.getMessage();
                     }
                     restTally.count(in.kind(), answer);
                     return null;
