@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.Harness;
+import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
 import org.tunefarm.agent.kernels.VectorWidth;
+import org.tunefarm.agent.worker.WorkerCommand;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.measure.Status;
@@ -117,16 +119,18 @@ final class KernelsCommand implements Callable<Integer> {
                     Series def = new Series(), tunedG = new Series(), ejml = new Series(), openblas = new Series(), roof = new Series();
                     Series nativeW = new Series(), narrowW = new Series();
                     // Interleaved: each repetition measures every variant once, with the same sample count
-                    // and the same statistic (the harness's, for the C programs too). The tuned point and
-                    // what it is compared with run back to back, in reversed order every other round, so
-                    // neither side always follows the other and a slow stretch of the host tends to hit both.
+                    // and the same statistic (the harness's, for the C programs too). The tuned point runs
+                    // between what it is compared with (OpenBLAS, and at M = 1 the read roofline), so it is
+                    // measured next to each, in reversed order every other round: neither side always
+                    // follows the other, and a slow stretch of the host (its memory bandwidth drifted
+                    // between 28 and 45 GB/s within minutes on the Zen 5) tends to hit both of a pair.
                     for (int rep = 0; rep < reps; rep++) {
-                        def.add(gflops(flops, gemmHarness.measure(gemm, key, defaultAtThreads, full)));
+                        def.add(gflops(flops, inFreshJvm(key, defaultAtThreads, full)));
                         int t = threads;
                         List<Step> compared = new ArrayList<>();
-                        compared.add(() -> tunedG.add(point == null ? null : gflops(flops, gemmHarness.measure(gemm, key, point, full))));
                         compared.add(() -> openblas.add(blas.missing() != null ? null
                                 : flops / blas.gemm(s[0], s[1], s[2], t, full.minSamples(), full.minSampleMs()).medianNs()));
+                        compared.add(() -> tunedG.add(point == null ? null : gflops(flops, inFreshJvm(key, point, full))));
                         if (s[0] == 1) compared.add(() -> roof.add(stream.missing() != null ? null
                                 : flops / stream.pass((long) s[1] * s[2], t, full.minSamples(), full.minSampleMs()).medianNs()));
                         for (Step step : rep % 2 == 0 ? compared : compared.reversed()) step.run();
@@ -199,7 +203,9 @@ final class KernelsCommand implements Callable<Integer> {
         json.put("bench", "kernels");
         json.put("vectorBits", VectorWidth.bits());
         json.put("timedRegion", Map.of(
-                "java", "per sample: calls back to back on inputs built and checked before warm-up; samples by the harness's rule",
+                "java", "per sample: calls back to back on inputs built and checked before warm-up; samples by the harness's rule;"
+                        + " the default and the tuned point in a fresh worker JVM each round, measured once unrecorded (the JIT's compilation) and"
+                        + " then recorded; EJML in the bench's JVM",
                 "narrow", "per sample as java; the native and the narrow point, each found by the quick search in a worker JVM of its width and measured there",
                 "openblas", "per sample: cblas_sgemm calls back to back on inputs built and checked before warm-up (C, same sampling rule)",
                 "roofline", "per sample: read passes over a float array as large as B, written before warm-up (C, OpenMP, same sampling rule)",
@@ -229,6 +235,22 @@ final class KernelsCommand implements Callable<Integer> {
         json.put("tunedOverEjmlMin", min(gemmCases, "tunedOverEjml"));
         JsonLine.print(json);
         return 0;
+    }
+
+    /**
+     * A GEMM point measured in a worker JVM of its own, as an application that loads a table's
+     * kernel runs it, and as the C sides run, each round in a process of its own: not in this JVM,
+     * whose JIT has compiled the search's other points (shared loops recompiled for them, call sites
+     * grown megamorphic). On the Zen 5, 6x2 128/512/512 at 1024^3 on one thread read 113 GFLOP/s
+     * measured here after the searches, and 130-200 in a JVM that had run nothing else.
+     * Measured once unrecorded first, so that the recorded samples follow the JIT's compilation, as
+     * OpenBLAS's follow its library's loading; neither is inside the timed region.
+     */
+    private static CandidateOutcome inFreshJvm(KernelKey key, Map<String, Object> point, MeasureSettings full) {
+        try (Worker worker = WorkerCommand.current().newWorker()) {
+            worker.measure(key, point, full);
+            return worker.measure(key, point, full);
+        }
     }
 
     static Double gflops(double flops, CandidateOutcome o) {
