@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tunefarm.agent.harness.CandidateOutcome;
 import org.tunefarm.agent.harness.Harness;
@@ -90,6 +91,9 @@ final class KernelsCommand implements Callable<Integer> {
         System.out.println("peak: " + peak.describe());
         OpenBlas blas = OpenBlas.find();
         System.out.println(blas.missing() == null ? "openblas: cblas_sgemm via a C program (gcc, libopenblas)" : "openblas: omitted, " + blas.missing());
+        String blasCore = blas.core(null), isaCore = isaCore(blas, blasCore);
+        if (blasCore != null) System.out.println("openblas: runs its kernel set " + blasCore + " here"
+                + (isaCore != null ? "; its " + isaCore + " set, for this CPU's AVX-512, is measured beside it (" + OpenBlas.CORE_TYPE + "=" + isaCore + ")" : ""));
         TunedPoints tuned = table != null ? TunedPoints.fromTable(table) : null;
         TunedSearch search = new TunedSearch(gemm, gemmHarness, System.out::println);
 
@@ -117,7 +121,7 @@ final class KernelsCommand implements Callable<Integer> {
                     Map<String, Object> defaultAtThreads = new LinkedHashMap<>(defaultPoint);
                     defaultAtThreads.put("threads", threads);
                     Series def = new Series(), tunedG = new Series(), ejml = new Series(), openblas = new Series(), roof = new Series();
-                    Series nativeW = new Series(), narrowW = new Series();
+                    Series nativeW = new Series(), narrowW = new Series(), openblasIsa = new Series();
                     // Interleaved: each repetition measures every variant once, with the same sample count
                     // and the same statistic (the harness's, for the C programs too). The tuned point runs
                     // between what it is compared with (OpenBLAS, and at M = 1 the read roofline), so it is
@@ -130,9 +134,11 @@ final class KernelsCommand implements Callable<Integer> {
                         List<Step> compared = new ArrayList<>();
                         compared.add(() -> openblas.add(blas.missing() != null ? null
                                 : flops / blas.gemm(s[0], s[1], s[2], t, full.minSamples(), full.minSampleMs()).medianNs()));
-                        compared.add(() -> tunedG.add(point == null ? null : gflops(flops, inFreshJvm(key, point, full))));
                         if (s[0] == 1) compared.add(() -> roof.add(stream.missing() != null ? null
                                 : flops / stream.pass((long) s[1] * s[2], t, full.minSamples(), full.minSampleMs()).medianNs()));
+                        compared.add(() -> tunedG.add(point == null ? null : gflops(flops, inFreshJvm(key, point, full))));
+                        if (isaCore != null) compared.add(() -> openblasIsa.add(
+                                flops / blas.gemm(s[0], s[1], s[2], t, full.minSamples(), full.minSampleMs(), isaCore).medianNs()));
                         for (Step step : rep % 2 == 0 ? compared : compared.reversed()) step.run();
                         ejml.add(gflops(flops, referenceHarness.measure(reference, refKey,
                                 Map.of("impl", threads == 1 ? "ejml" : "ejml-mt", "threads", threads), full)));
@@ -154,6 +160,10 @@ final class KernelsCommand implements Callable<Integer> {
                     c.put("openblasGflops", r(openblas.median()));
                     c.put("peakGflops", r(peak.gflops(threads)));
                     spread(c, "tunedOverOpenblas", Series.ratio(tunedG, openblas));
+                    if (isaCore != null) {
+                        c.put("openblasIsaGflops", r(openblasIsa.median()));
+                        spread(c, "tunedOverOpenblasIsa", Series.ratio(tunedG, openblasIsa));
+                    }
                     spread(c, "tunedOverEjml", Series.ratio(tunedG, ejml));
                     // Against the default at the same threads, and against the 1-thread default a user starts from.
                     spread(c, "tunedOverDefault", Series.ratio(tunedG, def));
@@ -178,6 +188,10 @@ final class KernelsCommand implements Callable<Integer> {
                             c.get("case"), c.get("defaultGflops"), c.get("tunedGflops"), c.get("ejmlGflops"), c.get("openblasGflops"), peak.gflops(threads),
                             s[0] == 1 ? "  roofline " + c.get("rooflineGflops") : "", c.get("tunedOverOpenblas"), c.get("tunedOverOpenblasMin"),
                             c.get("tunedOverOpenblasMax"), c.get("tunedOverDefault"));
+                    if (isaCore != null) {
+                        System.out.printf(Locale.ROOT, "%-24s openblas on %s %7s GFLOP/s   tuned/openblas(%s) %s [%s..%s]%n", "", isaCore,
+                                c.get("openblasIsaGflops"), isaCore, c.get("tunedOverOpenblasIsa"), c.get("tunedOverOpenblasIsaMin"), c.get("tunedOverOpenblasIsaMax"));
+                    }
                     if (narrow != null) {
                         System.out.printf(Locale.ROOT, "%-24s at %d bits %7s  at %d bits %7s  GFLOP/s (worker JVMs)   narrow/native %s [%s..%s]%s  [%s | %s]%n",
                                 "", VectorWidth.bits(), c.get("nativeInWorkerGflops"), narrow.bits(), c.get("narrowInWorkerGflops"),
@@ -204,8 +218,8 @@ final class KernelsCommand implements Callable<Integer> {
         json.put("vectorBits", VectorWidth.bits());
         json.put("timedRegion", Map.of(
                 "java", "per sample: calls back to back on inputs built and checked before warm-up; samples by the harness's rule;"
-                        + " the default and the tuned point in a fresh worker JVM each round, measured once unrecorded (the JIT's compilation) and"
-                        + " then recorded; EJML in the bench's JVM",
+                        + " the default and the tuned point in a fresh worker JVM each round, run unrecorded for at least 2 s and until a measurement is no"
+                        + " more than 5% faster than the one before (the JIT's compilation; at most 10 s), then measured; EJML in the bench's JVM",
                 "narrow", "per sample as java; the native and the narrow point, each found by the quick search in a worker JVM of its width and measured there",
                 "openblas", "per sample: cblas_sgemm calls back to back on inputs built and checked before warm-up (C, same sampling rule)",
                 "roofline", "per sample: read passes over a float array as large as B, written before warm-up (C, OpenMP, same sampling rule)",
@@ -216,12 +230,15 @@ final class KernelsCommand implements Callable<Integer> {
                 "statistic", "median of the samples kept by Stats.withoutInterference, for every side; ratios: median over repetitions"));
         json.put("peak", peak.describe());
         json.put("openblas", blas.missing() == null ? "cblas_sgemm" : "omitted: " + blas.missing());
+        json.put("openblasCore", blasCore);
+        json.put("openblasIsaCore", isaCore);
         json.put("tunedFrom", table != null ? "table " + table : "quick search, budget " + searchBudget + " per case");
         json.put("convLayers", conv != null ? conv.layers() : gemmOnly ? "none: --gemm-only" : "none: no conv2d family");
         json.put("cases", cases);
         List<Map<String, Object>> gemmCases = cases.stream().filter(c -> c.containsKey("tunedOverOpenblas")).toList();
         List<Map<String, Object>> squareCases = gemmCases.stream().filter(c -> !String.valueOf(c.get("case")).startsWith("gemm 1x")).toList();
         json.put("gemmTunedOverOpenblasMin", min(squareCases, "tunedOverOpenblas"));
+        json.put("gemmTunedOverOpenblasIsaMin", isaCore == null ? null : min(squareCases, "tunedOverOpenblasIsa"));
         // The tuned GEMM at the narrow width over the native one, both in worker JVMs in the same rounds.
         json.put("narrowBits", narrowToo ? narrowBits : null);
         json.put("gemmNarrowOverNativeMin", narrowToo ? min(squareCases, "narrowOverNative") : null);
@@ -238,20 +255,49 @@ final class KernelsCommand implements Callable<Integer> {
     }
 
     /**
+     * OpenBLAS's AVX-512 kernel set where this JVM's kernels are 512 bits wide and OpenBLAS picked
+     * another (Debian's 0.3.21 takes its AVX2 set on AMD's AVX-512 CPUs): the bar a library built
+     * for this CPU sets, measured beside the library as installed. Null where there is none to add.
+     */
+    private static String isaCore(OpenBlas blas, String picked) {
+        if (picked == null || VectorWidth.bits() < 512 || AVX512_CORES.contains(picked)) return null;
+        return "SkylakeX".equals(blas.core("SkylakeX")) ? "SkylakeX" : null;
+    }
+
+    /** OpenBLAS's kernel sets that use AVX-512. */
+    private static final Set<String> AVX512_CORES = Set.of("SkylakeX", "Cooperlake", "SapphireRapids");
+
+    /**
      * A GEMM point measured in a worker JVM of its own, as an application that loads a table's
      * kernel runs it, and as the C sides run, each round in a process of its own: not in this JVM,
      * whose JIT has compiled the search's other points (shared loops recompiled for them, call sites
      * grown megamorphic). On the Zen 5, 6x2 128/512/512 at 1024^3 on one thread read 113 GFLOP/s
      * measured here after the searches, and 130-200 in a JVM that had run nothing else.
-     * Measured once unrecorded first, so that the recorded samples follow the JIT's compilation, as
-     * OpenBLAS's follow its library's loading; neither is inside the timed region.
+     * Run unrecorded for at least {@link #JIT_WARM_MS} and until a measurement is no more than 5%
+     * faster than the one before it (at most {@link #JIT_WARM_MAX_MS}), then measured: the recorded
+     * samples follow the JIT's compilation, as OpenBLAS's follow its library's loading; neither is
+     * inside the timed region. Without the minimum, {@code --quick}'s 100 ms warm-ups recorded a
+     * 64^3 point at 0.25 GFLOP/s, its Vector API code still interpreted, and two interpreted
+     * measurements agree with each other.
      */
     private static CandidateOutcome inFreshJvm(KernelKey key, Map<String, Object> point, MeasureSettings full) {
         try (Worker worker = WorkerCommand.current().newWorker()) {
-            worker.measure(key, point, full);
+            long start = System.nanoTime();
+            CandidateOutcome last = worker.measure(key, point, full);
+            while (last.status() == Status.OK) {
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                if (ms > JIT_WARM_MAX_MS) break;
+                CandidateOutcome next = worker.measure(key, point, full);
+                boolean settled = next.status() != Status.OK || next.stats().medianNs() >= 0.95 * last.stats().medianNs();
+                last = next;
+                if (settled && ms >= JIT_WARM_MS) break;
+            }
             return worker.measure(key, point, full);
         }
     }
+
+    /** How long {@link #inFreshJvm} runs a point unrecorded at least, and at most. */
+    private static final long JIT_WARM_MS = 2_000, JIT_WARM_MAX_MS = 10_000;
 
     static Double gflops(double flops, CandidateOutcome o) {
         if (o.status() != Status.OK) {

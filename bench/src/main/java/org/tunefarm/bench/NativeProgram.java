@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tunefarm.measure.Stats;
@@ -74,10 +75,15 @@ final class NativeProgram {
 
     /** Runs the program; returns its stdout, or throws with its exit code and output. */
     String run(List<String> args, long timeoutSeconds) throws IOException {
+        return run(args, timeoutSeconds, Map.of());
+    }
+
+    /** As {@link #run(List, long)}, with these variables added to the program's environment. */
+    String run(List<String> args, long timeoutSeconds, Map<String, String> env) throws IOException {
         List<String> argv = new ArrayList<>();
         argv.add(binary.toString());
         argv.addAll(args);
-        String[] result = exec(argv, timeoutSeconds);
+        String[] result = exec(argv, timeoutSeconds, env);
         if (result == null || !result[0].equals("0")) {
             throw new IOException(binary.getFileName() + " " + args + " failed: " + (result == null ? "not runnable" : "exit " + result[0] + ": " + tail(result[1])));
         }
@@ -90,7 +96,12 @@ final class NativeProgram {
      * preempted count as outliers). A program that verified its answer and found it wrong throws.
      */
     Stats sample(List<String> args, String what) throws IOException {
-        String out = run(args, 600);
+        return sample(args, what, Map.of());
+    }
+
+    /** As {@link #sample(List, String)}, with these variables added to the program's environment. */
+    Stats sample(List<String> args, String what, Map<String, String> env) throws IOException {
+        String out = run(args, 600, env);
         JsonNode j = Protocol.JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}"));
         if (j.has("correct") && !j.path("correct").asBoolean(false)) throw new IOException(what + " gave a wrong answer: " + out);
         JsonNode s = j.path("samples_ns");
@@ -102,9 +113,15 @@ final class NativeProgram {
 
     /** {exit code, stdout and stderr}, or null when the executable does not exist. */
     private static String[] exec(List<String> argv, long timeoutSeconds) throws IOException {
+        return exec(argv, timeoutSeconds, Map.of());
+    }
+
+    private static String[] exec(List<String> argv, long timeoutSeconds, Map<String, String> env) throws IOException {
         Process p;
         try {
-            p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
+            builder.environment().putAll(env);
+            p = builder.start();
         } catch (IOException notFound) {
             return null;
         }

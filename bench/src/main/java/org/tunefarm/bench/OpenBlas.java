@@ -5,9 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.tunefarm.kernel.Conv2dSpec;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.Stats;
+import org.tunefarm.protocol.Protocol;
 
 /**
  * OpenBLAS {@code cblas_sgemm}, timed by small C programs built against Debian's libopenblas-dev:
@@ -63,7 +65,30 @@ final class OpenBlas {
      * samples, taken by the harness's rule, through the harness's statistic ({@link Stats#withoutInterference}).
      */
     Stats gemm(int m, int n, int k, int threads, int samples, double minSampleMs) throws IOException {
+        return gemm(m, n, k, threads, samples, minSampleMs, null);
+    }
+
+    /** As above, on the kernel set {@code core} ({@code OPENBLAS_CORETYPE}), or the one OpenBLAS picks where null. */
+    Stats gemm(int m, int n, int k, int threads, int samples, double minSampleMs, String core) throws IOException {
         return program.sample(List.of(String.valueOf(m), String.valueOf(n), String.valueOf(k), String.valueOf(threads),
-                String.valueOf(samples), String.valueOf(minSampleMs)), "cblas_sgemm");
+                String.valueOf(samples), String.valueOf(minSampleMs)), "cblas_sgemm", core == null ? Map.of() : Map.of(CORE_TYPE, core));
+    }
+
+    /** The variable with which OpenBLAS (built with DYNAMIC_ARCH, as Debian's is) takes a kernel set other than its own pick. */
+    static final String CORE_TYPE = "OPENBLAS_CORETYPE";
+
+    /**
+     * The kernel set OpenBLAS runs on here, {@code core} forced or (null) its own pick; null where it
+     * cannot run. Debian's 0.3.21 picks its AVX2 set, "Haswell", on AMD CPUs with AVX-512 (a Zen 5),
+     * where its AVX-512 set, "SkylakeX", runs its 512^3 GEMM about twice as fast.
+     */
+    String core(String core) {
+        if (missing != null) return null;
+        try {
+            String out = program.run(List.of("8", "8", "8", "1", "1", "0.01"), 60, core == null ? Map.of() : Map.of(CORE_TYPE, core));
+            return Protocol.JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}")).path("core").asText(null);
+        } catch (IOException e) {
+            return null;
+        }
     }
 }

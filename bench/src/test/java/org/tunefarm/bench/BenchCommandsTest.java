@@ -44,7 +44,10 @@ class BenchCommandsTest {
     void kernelsQuickEndsWithItsJsonLine() throws Exception {
         JsonNode j = lastLine("kernels", "--quick");
         for (String f : List.of("gemmTunedOverOpenblasMin", "convTunedOverIm2colOpenblasGeomean", "tunedOverEjmlMin", "cases",
-                "vectorBits", "timedRegion", "roofline", "convByType")) assertTrue(j.has(f), f + " in " + j);
+                "vectorBits", "timedRegion", "roofline", "convByType", "openblasCore", "openblasIsaCore", "gemmTunedOverOpenblasIsaMin")) assertTrue(j.has(f), f + " in " + j);
+        // OpenBLAS's AVX-512 set is measured beside it only where it picked another set for a 512-bit JVM.
+        boolean isa = !j.path("openblasIsaCore").isNull();
+        if (isa) assertTrue(VectorWidth.bits() >= 512 && !j.path("openblasCore").asText().equals(j.path("openblasIsaCore").asText()), j.toString());
         // --quick's two tiny layers: a 3x3 conv2d against im2col + OpenBLAS, a depthwise one against the direct C loop.
         assertTrue(j.path("convByType").has("3x3") && j.path("convByType").has("depthwise"), j.path("convByType").toString());
         assertTrue(j.path("convByType").path("depthwise").path("t1").asDouble() > 0, "the direct C depthwise baseline ran: " + j.path("convByType"));
@@ -66,6 +69,7 @@ class BenchCommandsTest {
             // Every GEMM variant ran in each of --quick's two interleaved rounds, and its ratios have their spread.
             assertEquals(2, c.path("repetitions").asInt(), c.toString());
             for (String f : List.of("defaultGflops", "tunedGflops", "ejmlGflops")) assertTrue(c.path(f).asDouble() > 0, f + " in " + c);
+            assertEquals(isa, c.path("openblasIsaGflops").asDouble() > 0 && c.path("tunedOverOpenblasIsa").asDouble() > 0, c.toString());
             for (String f : List.of("tunedOverDefault", "tunedOverDefaultT1", "tunedOverEjml")) {
                 assertTrue(c.path(f + "Min").asDouble() <= c.path(f).asDouble() && c.path(f).asDouble() <= c.path(f + "Max").asDouble(), f + " in " + c);
             }
