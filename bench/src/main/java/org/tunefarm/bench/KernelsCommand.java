@@ -37,6 +37,10 @@ final class KernelsCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Small shapes and few samples: a smoke test, not a measurement.")
     boolean quick;
 
+    @Option(names = "--openblas-core", description = "Run OpenBLAS, GEMM and conv baselines alike, on this kernel set (OPENBLAS_CORETYPE,"
+            + " e.g. SkylakeX) instead of the one it picks; its figures then stand for that set (openblasCore says which ran).")
+    String openblasCore;
+
     @Option(names = "--table", description = "Take tuned points from this exported table instead of searching.")
     Path table;
 
@@ -89,7 +93,7 @@ final class KernelsCommand implements Callable<Integer> {
 
         Peak peak = Peak.measure();
         System.out.println("peak: " + peak.describe());
-        OpenBlas blas = OpenBlas.find();
+        OpenBlas blas = OpenBlas.find(openblasCore);
         System.out.println(blas.missing() == null ? "openblas: cblas_sgemm via a C program (gcc, libopenblas)" : "openblas: omitted, " + blas.missing());
         String blasCore = blas.core(null), isaCore = isaCore(blas, blasCore);
         if (blasCore != null) System.out.println("openblas: runs its kernel set " + blasCore + " here"
