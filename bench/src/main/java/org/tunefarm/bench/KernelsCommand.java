@@ -127,11 +127,11 @@ final class KernelsCommand implements Callable<Integer> {
                     Series def = new Series(), tunedG = new Series(), ejml = new Series(), openblas = new Series(), roof = new Series();
                     Series nativeW = new Series(), narrowW = new Series(), openblasIsa = new Series();
                     // Interleaved: each repetition measures every variant once, with the same sample count
-                    // and the same statistic (the harness's, for the C programs too). The tuned point runs
-                    // between what it is compared with (OpenBLAS, and at M = 1 the read roofline), so it is
-                    // measured next to each, in reversed order every other round: neither side always
-                    // follows the other, and a slow stretch of the host (its memory bandwidth drifted
-                    // between 28 and 45 GB/s within minutes on the Zen 5) tends to hit both of a pair.
+                    // and the same statistic (the harness's, for the C programs too), in reversed order
+                    // every other round so neither side always follows the other. The tuned point runs next
+                    // to the sides its targets answer to (OpenBLAS, the read roofline at M = 1, OpenBLAS's
+                    // AVX-512 set where it is measured): a slow stretch of the host (its read bandwidth
+                    // drifted between 28 and 45 GB/s within minutes on the Zen 5) tends to hit both of a pair.
                     for (int rep = 0; rep < reps; rep++) {
                         def.add(gflops(flops, inFreshJvm(key, defaultAtThreads, full)));
                         int t = threads;
@@ -225,7 +225,8 @@ final class KernelsCommand implements Callable<Integer> {
                         + " the default and the tuned point in a fresh worker JVM each round, run unrecorded for at least 2 s and until a measurement is no"
                         + " more than 5% faster than the one before (the JIT's compilation; at most 10 s), then measured; EJML in the bench's JVM",
                 "narrow", "per sample as java; the native and the narrow point, each found by the quick search in a worker JVM of its width and measured there",
-                "openblas", "per sample: cblas_sgemm calls back to back on inputs built and checked before warm-up (C, same sampling rule)",
+                "openblas", "per sample: cblas_sgemm calls back to back on inputs built and checked before warm-up (C, same sampling rule),"
+                        + " on the kernel set openblasCore names (and openblasIsaCore's beside it)",
                 "roofline", "per sample: read passes over a float array as large as B, written before warm-up (C, OpenMP, same sampling rule)",
                 "conv", "java: filters laid out, and packed into the micro-kernels' panels, once when the candidate is built (as an inference"
                         + " engine packs weights when a model loads); im2col copies, Winograd transforms and input packing inside every call."

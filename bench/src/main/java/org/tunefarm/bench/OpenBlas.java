@@ -33,11 +33,6 @@ final class OpenBlas {
         this.forcedCore = forcedCore;
     }
 
-    /** OpenBLAS on the kernel set it picks for this CPU. */
-    static OpenBlas find() {
-        return find(null);
-    }
-
     /** OpenBLAS on kernel set {@code core} ({@code OPENBLAS_CORETYPE}) for every call, GEMM and conv, or on its own pick where null. */
     static OpenBlas find(String core) {
         Path header = NativeProgram.CBLAS_HEADERS.stream().filter(Files::isRegularFile).findFirst().orElse(null);
