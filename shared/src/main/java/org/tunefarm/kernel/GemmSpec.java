@@ -107,10 +107,10 @@ public final class GemmSpec implements KernelSpec {
     /**
      * The micro-tiles that held their accumulators in registers and ran fastest on AVX2 (3x3: 9
      * accumulators, 3 B vectors and 3 broadcasts of 16 registers; 4x2 behind it), AVX-512 and
-     * 128-bit vectors (6x4, 8x3, 8x2 of 32), packed, over the cache blocks that fed them best, and
-     * the farm's own winners there; for M = 1 the row streamer over wide blocks of B. A tile the
-     * device's register file cannot hold is not valid in its space, so each device measures only
-     * its own.
+     * 128-bit vectors (6x3 and 8x2 of 32 on a Zen 5; 6x4 and 8x3 where measured before), packed,
+     * over the cache blocks that fed them best, and the farm's own winners there; for M = 1 the row
+     * streamer over wide blocks of B. A tile the device's register file cannot hold is not valid in
+     * its space, so each device measures only its own.
      */
     @Override public List<Map<String, Object>> seeds(KernelKey key, int threads) {
         List<Parameter> ps = parameters(key, threads);
@@ -123,13 +123,18 @@ public final class GemmSpec implements KernelSpec {
             out.add(vector(ps, 16, 1024, 256, 1, 2, 0, 0, threads));
             out.add(vector(ps, 16, 4096, 1024, 1, 4, 0, 0, threads));
         } else {
-            for (int[] tile : new int[][] {{4, 3}, {6, 2}, {6, 4}, {8, 3}, {8, 2}}) {
+            // The 18- and 16-accumulator tiles first: alone on L1-resident panels on a Zen 5 (Temurin
+            // 25, MicroKernelProbe, three runs) 6x3 and 8x2 ran 214-220 GFLOP/s, 4x3 203-213, 6x2
+            // 198-205, while 6x4 and 8x3, 24 accumulators, ran 123-153; they stay seeded, after.
+            for (int[] tile : new int[][] {{6, 3}, {8, 2}, {4, 3}, {6, 2}}) {
                 out.add(vector(ps, 64, 512, 256, tile[0], tile[1], 1, 1, threads));
                 out.add(vector(ps, 128, 1024, 256, tile[0], tile[1], 1, 1, threads));
             }
-            out.add(vector(ps, 16, 32, 512, 6, 4, 0, 0, threads));
+            out.add(vector(ps, 128, 512, 512, 6, 3, 1, 1, threads));
+            out.add(vector(ps, 128, 512, 512, 8, 2, 1, 1, threads));
             out.add(vector(ps, 128, 512, 256, 6, 2, 1, 1, threads));
             out.add(vector(ps, 128, 512, 512, 6, 2, 1, 1, threads));
+            out.add(vector(ps, 64, 512, 256, 6, 4, 1, 1, threads));
             out.add(vector(ps, 64, 512, 512, 8, 3, 1, 1, threads));
             // Last, so a 32-register device's share of the budget still goes to its own tiles; on AVX2
             // (Zen 3, 512^3 and 1024^3) they are the first valid: 3x3 over all of N, first with K in

@@ -8,7 +8,8 @@ package org.tunefarm.kernel;
  * 16-register file (AVX2) a tile needs one register per row: on a Zen 3, 4x3 and 6x2 (12
  * accumulators) spilled an accumulator to the stack every k step and ran a 512^3 GEMM at 34
  * GFLOP/s, 3x3 (9 accumulators, 15 registers) at 78. In the 32 of AVX-512, NEON and SVE one
- * broadcast is counted: 6x4 and 8x3 measured fastest there.
+ * broadcast is counted: 6x4 and 8x3 measured fastest there once; on a Zen 5 with Temurin 25 they
+ * ran 123-153 GFLOP/s alone on L1-resident panels, 6x3 and 8x2 214-220 (MicroKernelProbe).
  *
  * <p>Tried and not adopted: a float[] store of a partial sum into the C tile after every second
  * row keeps the next broadcasts (float[] loads) below it in C2's schedule, so 6x2 fits 16
