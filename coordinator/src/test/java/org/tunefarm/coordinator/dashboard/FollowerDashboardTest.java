@@ -128,8 +128,12 @@ class FollowerDashboardTest {
         assertTrue(s.getDouble("rate") > 0, "records arrived within the last minute: " + s.encode());
         assertEquals(points.size(), state.getLong("records").intValue(), "the follower counts the records of its own replica");
 
-        String metrics = get(follower, "/metrics");
-        assertTrue(metrics.contains("tunefarm_agents_online{device_class=\"" + search.getString("deviceClass") + "\"} 1.0"), metrics);
+        // The gauges are refreshed on their own period (FarmMetrics.REFRESH_MS), not with the feed:
+        // read once right after the feed showed the agent, the agents gauge was once still empty.
+        String online = "tunefarm_agents_online{device_class=\"" + search.getString("deviceClass") + "\"} 1.0";
+        String[] scraped = new String[1];
+        await().atMost(Duration.ofSeconds(10)).until(() -> (scraped[0] = get(follower, "/metrics")).contains(online));
+        String metrics = scraped[0];
         assertTrue(metrics.contains("tunefarm_replication_lag_records 0.0"), "the follower caught up");
         assertFalse(metrics.contains("tunefarm_records_total{status=\"OK\"} 0.0"), "copies are records made durable here too");
     }
