@@ -44,6 +44,9 @@ public final class ChaosRun {
     private int agentKills;
     private int coordinatorKills;
 
+    /** How long after the logs agree the served table may take to match them. */
+    static final Duration TABLE_CATCH_UP = Duration.ofSeconds(30);
+
     public ChaosRun(Settings settings, PrintStream log) {
         this.s = settings;
         this.log = log;
@@ -66,10 +69,24 @@ public final class ChaosRun {
             log.println("chaos: done killing; waiting for the sweep to finish");
             awaitDone(sweep, Duration.ofMinutes(10));
             awaitReplicas(sweep, Duration.ofSeconds(120));
-            JsonNode table = live().get("/api/table?op=sleep", Duration.ofSeconds(10));
+            // A coordinator merges its table from records as they arrive: read at the instant the logs
+            // agreed, the served table once lagged them (every record present, the table not yet
+            // their winners). So the table is read again, for up to TABLE_CATCH_UP, until it matches;
+            // one that never matches its records still fails the audit, and a late match is logged.
+            long tableFrom = System.currentTimeMillis();
+            ChaosAudit.Outcome outcome;
+            while (true) {
+                JsonNode table = live().get("/api/table?op=sleep", Duration.ofSeconds(10));
+                outcome = ChaosAudit.audit(sweep, s.shapes(), s.unitUs(), s.maxA(), coordinators.stream().map(CoordinatorProcess::data).toList(),
+                        table, agentKills, coordinatorKills, (System.currentTimeMillis() - started) / 1000);
+                if (outcome.tableMatchesRecords() || System.currentTimeMillis() - tableFrom > TABLE_CATCH_UP.toMillis()) break;
+                Thread.sleep(250);
+            }
+            long tableMs = System.currentTimeMillis() - tableFrom;
+            if (!outcome.tableMatchesRecords()) log.println("chaos: the served table still differs from the records after " + tableMs + " ms");
+            else if (tableMs > 1000) log.println("chaos: the served table matched the records " + tableMs + " ms after the logs did");
             stopAll();
-            return ChaosAudit.audit(sweep, s.shapes(), s.unitUs(), s.maxA(), coordinators.stream().map(CoordinatorProcess::data).toList(), table,
-                    agentKills, coordinatorKills, (System.currentTimeMillis() - started) / 1000);
+            return outcome;
         } finally {
             stopAll();
         }
