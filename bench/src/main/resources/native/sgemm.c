@@ -33,8 +33,8 @@ int main(int argc, char **argv) {
         if (d > worst) worst = d;
     }
     int correct = worst <= 4.0 * k * 1.1920929e-7 * 1000.0;
-    /* The kernel set OpenBLAS chose for this CPU (or OPENBLAS_CORETYPE forced): 0.3.21 runs its
-     * AVX2 "Haswell" set on AMD CPUs, AVX-512 ones included. */
+    /* The kernel set OpenBLAS chose for this CPU (or OPENBLAS_CORETYPE forced): Debian's 0.3.21
+     * runs its AVX2 "Haswell" set on a Zen 5, AVX-512 and all. */
     printf("{\"core\": \"%s\", \"max_error\": %g, \"correct\": %s, ", openblas_get_corename(), worst, correct ? "true" : "false");
     sample_and_print(call, samples, atof(argv[6]));
     printf("}\n");

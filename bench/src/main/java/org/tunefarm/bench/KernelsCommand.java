@@ -261,7 +261,7 @@ final class KernelsCommand implements Callable<Integer> {
 
     /**
      * OpenBLAS's AVX-512 kernel set where this JVM's kernels are 512 bits wide and OpenBLAS picked
-     * another (Debian's 0.3.21 takes its AVX2 set on AMD's AVX-512 CPUs): the bar a library built
+     * another (Debian's 0.3.21 takes its AVX2 set on a Zen 5): the bar a library built
      * for this CPU sets, measured beside the library as installed. Null where there is none to add.
      */
     private static String isaCore(OpenBlas blas, String picked) {

@@ -62,7 +62,7 @@ final class NativeProgram {
             argv.addAll(flags);
             argv.addAll(List.of("-o", binary.toString(), source.toString()));
             argv.addAll(libs);
-            String[] result = exec(argv, 120);
+            String[] result = exec(argv, 120, Map.of());
             if (result == null) return new Built(null, "gcc is not installed");
             if (!result[0].equals("0")) return new Built(null, "gcc failed: " + tail(result[1]));
             binary.toFile().deleteOnExit();
@@ -112,10 +112,6 @@ final class NativeProgram {
     }
 
     /** {exit code, stdout and stderr}, or null when the executable does not exist. */
-    private static String[] exec(List<String> argv, long timeoutSeconds) throws IOException {
-        return exec(argv, timeoutSeconds, Map.of());
-    }
-
     private static String[] exec(List<String> argv, long timeoutSeconds, Map<String, String> env) throws IOException {
         Process p;
         try {

@@ -88,7 +88,7 @@ final class OpenBlas {
 
     /**
      * The kernel set OpenBLAS runs on here, {@code core} forced or (null) the run's; null where it
-     * cannot run. Debian's 0.3.21 picks its AVX2 set, "Haswell", on AMD CPUs with AVX-512 (a Zen 5),
+     * cannot run. Debian's 0.3.21 picks its AVX2 set, "Haswell", on a Zen 5, AVX-512 and all,
      * where its AVX-512 set, "SkylakeX", runs its 512^3 GEMM about twice as fast.
      */
     String core(String core) {

@@ -135,6 +135,7 @@ public final class GemmSpec implements KernelSpec {
             out.add(vector(ps, 128, 512, 256, 6, 2, 1, 1, threads));
             out.add(vector(ps, 128, 512, 512, 6, 2, 1, 1, threads));
             out.add(vector(ps, 64, 512, 256, 6, 4, 1, 1, threads));
+            out.add(vector(ps, 16, 32, 512, 6, 4, 0, 0, threads));
             out.add(vector(ps, 64, 512, 512, 8, 3, 1, 1, threads));
             // Last, so a 32-register device's share of the budget still goes to its own tiles; on AVX2
             // (Zen 3, 512^3 and 1024^3) they are the first valid: 3x3 over all of N, first with K in
