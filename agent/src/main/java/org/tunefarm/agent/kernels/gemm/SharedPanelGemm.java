@@ -24,7 +24,7 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
     private final GemmWorkload workload;
     private final float[] c;
     private final BlockedVectorGemm[] own;
-    /** B's packed block for even steps and for odd ones (null where B is read in place). */
+    /** B's packed block for even steps and for odd ones, one buffer where there is one step (null where B is read in place). */
     private final float[][] sharedB;
     private final int width, chunk, chunks, tileN, tileK, blocksN, slicesK;
     private final boolean packB;
@@ -54,7 +54,8 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
         for (int t = 1; t < threads; t++) own[t] = BlockedVectorGemm.teamMember(workload, config);
         blocksN = ceilDiv(workload.n, tileN);
         slicesK = ceilDiv(workload.k, tileK);
-        sharedB = packB ? new float[][] {new float[tileN * tileK], new float[tileN * tileK]} : null;
+        int buffers = blocksN * slicesK > 1 ? 2 : 1; // a 1024^3 block with K in one slice is 4 MB
+        sharedB = packB ? new float[buffers][tileN * tileK] : null;
         team = threads > 1 ? new ThreadTeam(threads - 1) : null;
         barrier = new SpinBarrier(threads);
     }
@@ -96,7 +97,7 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
         for (int s = 0; s < steps; s++) {
             int jc = s / slicesK * tileN, pc = s % slicesK * tileK;
             int jEnd = Math.min(jc + tileN, workload.n), kc = Math.min(tileK, workload.k - pc);
-            float[] panels = packB ? sharedB[s % 2] : null;
+            float[] panels = packB ? sharedB[s % sharedB.length] : null;
             for (int u; (u = nextChunk.getAndIncrement()) < chunks; ) {
                 int ic = u * chunk;
                 own[t].chunk(c, ic, Math.min(ic + chunk, workload.m), jc, jEnd, pc, kc, pc > 0, panels, 0);
@@ -114,7 +115,7 @@ final class SharedPanelGemm implements KernelFamily.Candidate {
         int jc = s / slicesK * tileN, pc = s % slicesK * tileK;
         int jEnd = Math.min(jc + tileN, workload.n), kc = Math.min(tileK, workload.k - pc);
         int runs = ceilDiv(kc, PACK_ROWS);
-        float[] into = sharedB[s % 2];
+        float[] into = sharedB[s % sharedB.length];
         for (int r; (r = nextRows.getAndIncrement()) < runs; ) {
             int from = r * PACK_ROWS;
             MicroPanels.packBRows(workload.b, workload.n, pc, kc, from, Math.min(kc, from + PACK_ROWS), jc, jEnd, width, into, 0);
