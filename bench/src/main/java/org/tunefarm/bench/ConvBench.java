@@ -21,7 +21,7 @@ import org.tunefarm.space.SearchSpace;
  * The conv part of {@code bench kernels}: MobileNetV2's layers by type, each at 1 and 2 threads, in
  * interleaved repetitions as the GEMM cases (each round: the family default, our tuned point from a
  * quick seeded search, the baseline; every side sampled by the harness's rule and summarised by the
- * same statistic). conv2d layers (the 3-channel stem, the 1x1 pointwise layers) against im2col +
+ * same statistic; each Java point in a worker JVM of its own). conv2d layers (the 3-channel stem, the 1x1 pointwise layers) against im2col +
  * OpenBLAS cblas_sgemm in C; depthwise layers against a direct C loop built with -O3 -march=native
  * ({@link DirectDepthwise}). The copy of im2col, like every layout change of ours, is inside the
  * timed call on both sides.
@@ -84,7 +84,7 @@ final class ConvBench {
                         threads, budget, seed + threads, brief, full);
                 int t = threads;
                 Baseline im2col = blasMissing != null ? null : () -> blas.conv(key, t, full.minSamples(), full.minSampleMs()).medianNs();
-                Map<String, Object> c = compare(conv, convHarness, key, layer, threads, point, point == null ? null : ConvPoint.name(point), im2col, "im2colOpenblas",
+                Map<String, Object> c = compare(conv, key, layer, threads, point, point == null ? null : ConvPoint.name(point), im2col, "im2colOpenblas",
                         "conv " + ConvPoint.describe(layer.name(), key), reps, full, ratiosByType);
                 cases.add(c);
             }
@@ -98,7 +98,7 @@ final class ConvBench {
                         threads, budget, seed + threads, brief, full);
                 int t = threads;
                 Baseline loop = direct.missing() != null ? null : () -> direct.measure(key, t, full.minSamples(), full.minSampleMs()).medianNs();
-                cases.add(compare(depthwise, depthwiseHarness, key, layer, threads, point, point == null ? null : DepthwisePoint.name(point), loop, "directC",
+                cases.add(compare(depthwise, key, layer, threads, point, point == null ? null : DepthwisePoint.name(point), loop, "directC",
                         "depthwise " + DepthwisePoint.describe(layer.name(), key), reps, full, ratiosByType));
             }
         }
@@ -130,17 +130,26 @@ final class ConvBench {
      * threads), the tuned point and the baseline; the case's figures and ratios (medians over the
      * rounds, with their spread), its ratio to the baseline added to its type's list.
      */
-    private Map<String, Object> compare(KernelFamily family, Harness harness, KernelKey key, ConvLayers.Layer layer, int threads,
+    private Map<String, Object> compare(KernelFamily family, KernelKey key, ConvLayers.Layer layer, int threads,
                                         Map<String, Object> point, String pointName, Baseline baseline, String baselineName, String caseName,
                                         int reps, MeasureSettings full, Map<String, List<List<Double>>> ratiosByType) throws IOException {
         double flops = family.spec().flops(key);
         Map<String, Object> defaultPoint = new LinkedHashMap<>(family.spec().defaultConfig(key, threads));
         defaultPoint.put("threads", threads);
         Series def = new Series(), tuned = new Series(), base = new Series();
-        for (int rep = 0; rep < reps; rep++) {
-            def.add(gflops(flops, harness.measure(family, key, defaultPoint, full)));
-            tuned.add(point == null ? null : gflops(flops, harness.measure(family, key, point, full)));
-            base.add(baseline == null ? null : flops / baseline.medianNs());
+        // Each Java point in a worker JVM of its own for all the case's rounds (WarmWorker): measured
+        // here, after the searches had run other points, the pointwise layers' tuned points read
+        // 0.73-0.99x of im2col + OpenBLAS on one thread on a Zen 5. The tuned point and the baseline
+        // swap places every other round, as the GEMM cases' do.
+        try (WarmWorker defaultJvm = WarmWorker.start(key, defaultPoint, full);
+             WarmWorker tunedJvm = point == null ? null : WarmWorker.start(key, point, full)) {
+            for (int rep = 0; rep < reps; rep++) {
+                def.add(gflops(flops, defaultJvm.measure()));
+                List<KernelsCommand.Step> pair = List.of(
+                        () -> tuned.add(tunedJvm == null ? null : gflops(flops, tunedJvm.measure())),
+                        () -> base.add(baseline == null ? null : flops / baseline.medianNs()));
+                for (KernelsCommand.Step step : rep % 2 == 0 ? pair : pair.reversed()) step.run();
+            }
         }
         Series ratio = Series.ratio(tuned, base);
         String type = ConvLayers.type(family.spec().op(), layer.shape());

@@ -71,7 +71,7 @@ final class KernelsCommand implements Callable<Integer> {
     long seed;
 
     /** One variant's measurement in a round; the C programs' may fail to start. */
-    private interface Step {
+    interface Step {
         void run() throws IOException;
     }
 
@@ -133,14 +133,14 @@ final class KernelsCommand implements Callable<Integer> {
                     // AVX-512 set where it is measured): a slow stretch of the host (its read bandwidth
                     // drifted between 28 and 45 GB/s within minutes on the Zen 5) tends to hit both of a pair.
                     for (int rep = 0; rep < reps; rep++) {
-                        def.add(gflops(flops, inFreshJvm(key, defaultAtThreads, full)));
+                        def.add(gflops(flops, WarmWorker.once(key, defaultAtThreads, full)));
                         int t = threads;
                         List<Step> compared = new ArrayList<>();
                         compared.add(() -> openblas.add(blas.missing() != null ? null
                                 : flops / blas.gemm(s[0], s[1], s[2], t, full.minSamples(), full.minSampleMs()).medianNs()));
                         if (s[0] == 1) compared.add(() -> roof.add(stream.missing() != null ? null
                                 : flops / stream.pass((long) s[1] * s[2], t, full.minSamples(), full.minSampleMs()).medianNs()));
-                        compared.add(() -> tunedG.add(point == null ? null : gflops(flops, inFreshJvm(key, point, full))));
+                        compared.add(() -> tunedG.add(point == null ? null : gflops(flops, WarmWorker.once(key, point, full))));
                         if (isaCore != null) compared.add(() -> openblasIsa.add(
                                 flops / blas.gemm(s[0], s[1], s[2], t, full.minSamples(), full.minSampleMs(), isaCore).medianNs()));
                         for (Step step : rep % 2 == 0 ? compared : compared.reversed()) step.run();
@@ -229,7 +229,8 @@ final class KernelsCommand implements Callable<Integer> {
                         + " on the kernel set openblasCore names (and openblasIsaCore's beside it)",
                 "roofline", "per sample: read passes over a float array as large as B, written before warm-up (C, OpenMP, same sampling rule)",
                 "conv", "java: filters laid out, and packed into the micro-kernels' panels, once when the candidate is built (as an inference"
-                        + " engine packs weights when a model loads); im2col copies, Winograd transforms and input packing inside every call."
+                        + " engine packs weights when a model loads); im2col copies, Winograd transforms and input packing inside every call;"
+                        + " the default and the tuned point each in a worker JVM of its own for all the case's rounds, warmed up as above."
                         + " im2col + OpenBLAS: the KCRS filters are its matrix as given; the im2col copy and cblas_sgemm (which packs both"
                         + " operands) inside every call",
                 "statistic", "median of the samples kept by Stats.withoutInterference, for every side; ratios: median over repetitions"));
@@ -271,38 +272,6 @@ final class KernelsCommand implements Callable<Integer> {
 
     /** OpenBLAS's kernel sets that use AVX-512. */
     private static final Set<String> AVX512_CORES = Set.of("SkylakeX", "Cooperlake", "SapphireRapids");
-
-    /**
-     * A GEMM point measured in a worker JVM of its own, as an application that loads a table's
-     * kernel runs it, and as the C sides run, each round in a process of its own: not in this JVM,
-     * whose JIT has compiled the search's other points (shared loops recompiled for them, call sites
-     * grown megamorphic). On the Zen 5, 6x2 128/512/512 at 1024^3 on one thread read 113 GFLOP/s
-     * measured here after the searches, and 130-200 in a JVM that had run nothing else.
-     * Run unrecorded for at least {@link #JIT_WARM_MS} and until a measurement is no more than 5%
-     * faster than the one before it (at most {@link #JIT_WARM_MAX_MS}), then measured: the recorded
-     * samples follow the JIT's compilation, as OpenBLAS's follow its library's loading; neither is
-     * inside the timed region. Without the minimum, {@code --quick}'s 100 ms warm-ups recorded a
-     * 64^3 point at 0.25 GFLOP/s, its Vector API code still interpreted, and two interpreted
-     * measurements agree with each other.
-     */
-    private static CandidateOutcome inFreshJvm(KernelKey key, Map<String, Object> point, MeasureSettings full) {
-        try (Worker worker = WorkerCommand.current().newWorker()) {
-            long start = System.nanoTime();
-            CandidateOutcome last = worker.measure(key, point, full);
-            while (last.status() == Status.OK) {
-                long ms = (System.nanoTime() - start) / 1_000_000;
-                if (ms > JIT_WARM_MAX_MS) break;
-                CandidateOutcome next = worker.measure(key, point, full);
-                boolean settled = next.status() != Status.OK || next.stats().medianNs() >= 0.95 * last.stats().medianNs();
-                last = next;
-                if (settled && ms >= JIT_WARM_MS) break;
-            }
-            return worker.measure(key, point, full);
-        }
-    }
-
-    /** How long {@link #inFreshJvm} runs a point unrecorded at least, and at most. */
-    private static final long JIT_WARM_MS = 2_000, JIT_WARM_MAX_MS = 10_000;
 
     static Double gflops(double flops, CandidateOutcome o) {
         if (o.status() != Status.OK) {
