@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.tunefarm.agent.harness.CandidateOutcome;
-import org.tunefarm.agent.harness.Harness;
+import org.tunefarm.agent.harness.Worker;
 import org.tunefarm.agent.kernels.KernelFamilies;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.worker.WorkerCommand;
 import org.tunefarm.kernel.KernelKey;
 import org.tunefarm.measure.MeasureSettings;
 import org.tunefarm.measure.Status;
@@ -39,9 +40,6 @@ final class ConvBench {
 
     private final KernelFamily conv = KernelFamilies.get("conv2d");
     private final KernelFamily depthwise = KernelFamilies.get("depthwise_conv2d");
-    // One harness per family: a harness keeps the last workload, so each layer's inputs are built once.
-    private final Harness convHarness = Harness.create();
-    private final Harness depthwiseHarness = Harness.create();
     private final Consumer<String> out;
 
     ConvBench(Consumer<String> out) {
@@ -75,13 +73,15 @@ final class ConvBench {
 
         List<Map<String, Object>> cases = new ArrayList<>();
         Map<String, List<List<Double>>> ratiosByType = new TreeMap<>();
-        TunedSearch convSearch = new TunedSearch(conv, convHarness, out, ConvPoint::name);
         for (ConvLayers.Layer layer : layers) {
             KernelKey key = ConvPoint.key(layer.shape());
             for (int threads = 1; threads <= Math.min(2, cores); threads++) {
                 SearchSpace space = ConvPoint.space(key, cores, threads);
-                Map<String, Object> point = convSearch.run(key, space, ConvPoint.startingPoints(space, key, threads),
-                        threads, budget, seed + threads, brief, full);
+                Map<String, Object> point;
+                try (Worker worker = WorkerCommand.current().newWorker()) {
+                    point = TunedSearch.inWorker(worker, out, ConvPoint::name).run(key, space, ConvPoint.startingPoints(space, key, threads),
+                            threads, budget, seed + threads, brief, full);
+                }
                 int t = threads;
                 Baseline im2col = blasMissing != null ? null : () -> blas.conv(key, t, full.minSamples(), full.minSampleMs()).medianNs();
                 Map<String, Object> c = compare(conv, key, layer, threads, point, point == null ? null : ConvPoint.name(point), im2col, "im2colOpenblas",
@@ -89,13 +89,15 @@ final class ConvBench {
                 cases.add(c);
             }
         }
-        TunedSearch dwSearch = new TunedSearch(depthwise, depthwiseHarness, out, DepthwisePoint::name);
         for (ConvLayers.Layer layer : dwLayers) {
             KernelKey key = DepthwisePoint.key(layer.shape());
             for (int threads = 1; threads <= Math.min(2, cores); threads++) {
                 SearchSpace space = DepthwisePoint.space(key, cores, threads);
-                Map<String, Object> point = dwSearch.run(key, space, DepthwisePoint.startingPoints(space, key, threads),
-                        threads, budget, seed + threads, brief, full);
+                Map<String, Object> point;
+                try (Worker worker = WorkerCommand.current().newWorker()) {
+                    point = TunedSearch.inWorker(worker, out, DepthwisePoint::name).run(key, space, DepthwisePoint.startingPoints(space, key, threads),
+                            threads, budget, seed + threads, brief, full);
+                }
                 int t = threads;
                 Baseline loop = direct.missing() != null ? null : () -> direct.measure(key, t, full.minSamples(), full.minSampleMs()).medianNs();
                 cases.add(compare(depthwise, key, layer, threads, point, point == null ? null : DepthwisePoint.name(point), loop, "directC",

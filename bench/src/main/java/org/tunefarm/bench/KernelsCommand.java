@@ -77,8 +77,7 @@ final class KernelsCommand implements Callable<Integer> {
 
     private final KernelFamily gemm = KernelFamilies.get("gemm");
     private final ReferenceGemmFamily reference = new ReferenceGemmFamily();
-    // One harness per family: each keeps the last workload, so a case's inputs are built once.
-    private final Harness gemmHarness = Harness.create();
+    // Keeps the last workload, so a case's inputs are built once.
     private final Harness referenceHarness = Harness.create();
 
     @Override public Integer call() throws IOException {
@@ -99,7 +98,6 @@ final class KernelsCommand implements Callable<Integer> {
         if (blasCore != null) System.out.println("openblas: runs its kernel set " + blasCore + " here"
                 + (isaCore != null ? "; its " + isaCore + " set, for this CPU's AVX-512, is measured beside it (" + OpenBlas.CORE_TYPE + "=" + isaCore + ")" : ""));
         TunedPoints tuned = table != null ? TunedPoints.fromTable(table) : null;
-        TunedSearch search = new TunedSearch(gemm, gemmHarness, System.out::println);
 
         ReadBandwidth stream = ReadBandwidth.find();
         System.out.println(stream.missing() == null ? "roofline: one read pass of B per call (stream_read.c, OpenMP)" : "roofline: omitted, " + stream.missing());
@@ -116,8 +114,11 @@ final class KernelsCommand implements Callable<Integer> {
                     KernelKey key = GemmPoint.key(s[0], s[1], s[2]);
                     KernelKey refKey = ReferenceGemmFamily.key(s[0], s[1], s[2]);
                     double flops = 2.0 * s[0] * s[1] * s[2];
-                    Map<String, Object> point = tuned != null ? tuned.point(key, threads)
-                            : search.run(key, cores, threads, searchBudget, seed + threads, brief, full);
+                    Map<String, Object> point;
+                    if (tuned != null) point = tuned.point(key, threads);
+                    else try (Worker worker = WorkerCommand.current().newWorker()) {
+                        point = TunedSearch.inWorker(worker, System.out::println, GemmPoint::name).run(key, cores, threads, searchBudget, seed + threads, brief, full);
+                    }
                     List<Map<String, Object>> widthPoints = narrow == null ? null
                             : narrow.search(key, cores, threads, searchBudget, seed + threads, brief, full, System.out::println);
                     if (threads == 1) naive = gflops(flops, referenceHarness.measure(reference, refKey, Map.of("impl", "naive", "threads", 1), slow));
