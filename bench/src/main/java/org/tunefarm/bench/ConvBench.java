@@ -22,10 +22,10 @@ import org.tunefarm.space.SearchSpace;
  * The conv part of {@code bench kernels}: MobileNetV2's layers by type, each at 1 and 2 threads, in
  * interleaved repetitions as the GEMM cases (each round: the family default, our tuned point from a
  * quick seeded search, the baseline; every side sampled by the harness's rule and summarised by the
- * same statistic; each Java point in a worker JVM of its own). conv2d layers (the 3-channel stem, the 1x1 pointwise layers) against im2col +
- * OpenBLAS cblas_sgemm in C; depthwise layers against a direct C loop built with -O3 -march=native
- * ({@link DirectDepthwise}). The copy of im2col, like every layout change of ours, is inside the
- * timed call on both sides.
+ * same statistic; each Java point in a worker JVM of its own). conv2d layers (the 3-channel stem,
+ * the 1x1 pointwise layers) against im2col + OpenBLAS cblas_sgemm in C; depthwise layers against a
+ * direct C loop built with -O3 -march=native ({@link DirectDepthwise}). The copy of im2col, like
+ * every layout change of ours, is inside the timed call on both sides.
  */
 final class ConvBench {
 
