@@ -123,13 +123,14 @@ public final class GemmSpec implements KernelSpec {
             out.add(vector(ps, 16, 1024, 256, 1, 2, 0, 0, threads));
             out.add(vector(ps, 16, 4096, 1024, 1, 4, 0, 0, threads));
         } else {
-            // The 16- and 18-accumulator tiles first, K in one slice where K is at most 1024 (C written
-            // once rather than re-read per slice; at 1024^3 its rows, 4 KB apart, share cache sets): on a Zen 5
-            // (Temurin 25, each point in JVMs of its own, 9 timings over 3 alternating cycles) 8x2
-            // 64/1024/1024 ran a median 189 GFLOP/s at 1024^3 on one thread against 118 for the
-            // 128/1024/256 that led here before, and 6x3, 6x2 and 4x3 over the same blocks 174-193.
-            // Alone on L1-resident panels (MicroKernelProbe) 6x3 and 8x2 ran 214-220 GFLOP/s, 4x3
-            // 203-213, 6x2 198-205, while 6x4 and 8x3, 24 accumulators, ran 123-153; seeded after.
+            // The 16- and 18-accumulator tiles first, K in one slice where K is at most 1024 (C
+            // written once rather than re-read per slice; at 1024^3 its rows, 4 KB apart, share
+            // cache sets): on a Zen 5 (Temurin 25, each point in JVMs of its own, 9 timings over 3
+            // alternating cycles) 8x2 64/1024/1024 ran a median 189 GFLOP/s at 1024^3 on one thread
+            // against 118 for the 128/1024/256 that led here before, and 6x3, 6x2 and 4x3 over the
+            // same blocks 174-193. Alone on L1-resident panels (MicroKernelProbe) 6x3 and 8x2 ran
+            // 214-220 GFLOP/s, 4x3 203-213, 6x2 198-205, while 6x4 and 8x3, 24 accumulators, ran
+            // 123-153; seeded after.
             for (int[] tile : new int[][] {{8, 2}, {6, 3}, {6, 2}, {4, 3}}) {
                 out.add(vector(ps, 64, 1024, 1024, tile[0], tile[1], 1, 1, threads));
             }

@@ -130,8 +130,8 @@ final class MicroPanels {
      * streams and each visit writes a contiguous stretch of its panel. Panel by panel, each of a
      * panel's kc rows was a short read a whole row of B (4 KB at n = 1024) past the last, a new page
      * every time, which the hardware prefetchers do not follow: one row across all panels ran the
-     * packed 1024^3 GEMM at 4x2 1.01-1.13x as fast on a Zen 3 (7 and 11 interleaved rounds in one
-     * JVM). On a Zen 5, one row across all panels wrote 16 streams 64 KB apart at 8x2 (512-bit) and
+     * packed 1024^3 GEMM at 4x2 1.01-1.13x as fast as panel by panel on a Zen 3 (7 and 11
+     * interleaved rounds in one JVM). On a Zen 5, one row across all panels wrote 16 streams 64 KB apart at 8x2 (512-bit) and
      * packed a 1024 x 1024 block in 0.36-0.50 ms, four rows per visit in 0.16-0.18 (a 512 x 512 one
      * 0.052-0.078 against 0.034-0.042; six rounds in one JVM, the same panels). {@code width} is a
      * whole number of vectors, as every micro-tile's is.

@@ -77,6 +77,8 @@ public final class GemmProbe {
                 out.add(vector(16, 4096, 64, 1, 3, 0, 0, threads));
                 out.add(vector(16, 4096, 256, 1, 2, 0, 0, threads));
             } else {
+                out.add(vector(64, 1024, 1024, 8, 2, 1, 1, threads));
+                out.add(vector(64, 1024, 1024, 6, 3, 1, 1, threads));
                 out.add(vector(128, 4096, 512, 6, 2, 1, 1, threads));
                 out.add(vector(64, 4096, 128, 6, 2, 1, 1, threads));
                 out.add(vector(64, 2048, 256, 6, 2, 0, 1, threads));
