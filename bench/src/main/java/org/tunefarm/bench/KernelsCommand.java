@@ -120,7 +120,7 @@ final class KernelsCommand implements Callable<Integer> {
                         point = TunedSearch.inWorker(worker, System.out::println, GemmPoint::name).run(key, cores, threads, searchBudget, seed + threads, brief, full);
                     }
                     List<Map<String, Object>> widthPoints = narrow == null ? null
-                            : narrow.search(key, cores, threads, searchBudget, seed + threads, brief, full, tuned == null ? point : null, System.out::println);
+                            : narrow.search(key, cores, threads, searchBudget, seed + threads, brief, full, System.out::println);
                     if (threads == 1) naive = gflops(flops, referenceHarness.measure(reference, refKey, Map.of("impl", "naive", "threads", 1), slow));
                     Map<String, Object> defaultPoint = gemm.spec().defaultConfig(key, cores);
                     Map<String, Object> defaultAtThreads = new LinkedHashMap<>(defaultPoint);

@@ -47,16 +47,13 @@ final class NarrowWidth implements AutoCloseable {
     }
 
     /**
-     * The quick search of {@link TunedSearch} over each width's space, same budget and seed:
-     * {@code [native, narrow]}, null where every point of one failed. {@code searched} is the
-     * native point where the bench's own search already found it (in a worker of this width, with
-     * this budget and seed), so it is not searched for twice; null (a table gave the bench's point)
-     * searches the native worker too, so both widths' points come from the same search.
+     * The quick search of {@link TunedSearch} in each worker over its width's space, same budget
+     * and seed: {@code [native, narrow]}, null where every point of one failed.
      */
     List<Map<String, Object>> search(KernelKey key, int cores, int threads, int budget, long seed, MeasureSettings quick,
-                                     MeasureSettings full, Map<String, Object> searched, Consumer<String> log) {
+                                     MeasureSettings full, Consumer<String> log) {
         List<Map<String, Object>> points = new ArrayList<>();
-        points.add(searched != null ? searched : TunedSearch.inWorker(nativeWidth, VectorWidth.bits(), log).run(key, cores, threads, budget, seed, quick, full));
+        points.add(TunedSearch.inWorker(nativeWidth, VectorWidth.bits(), log).run(key, cores, threads, budget, seed, quick, full));
         points.add(TunedSearch.inWorker(narrow, bits, log).run(key, cores, threads, budget, seed, quick, full));
         return points;
     }
