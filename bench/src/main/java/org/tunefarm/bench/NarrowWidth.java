@@ -48,7 +48,10 @@ final class NarrowWidth implements AutoCloseable {
 
     /**
      * The quick search of {@link TunedSearch} in each worker over its width's space, same budget
-     * and seed: {@code [native, narrow]}, null where every point of one failed.
+     * and seed: {@code [native, narrow]}, null where every point of one failed. The native search
+     * repeats the bench's own, and is kept: it gives the native worker the history the narrow one
+     * has. Handed the bench's point instead, the native worker measured a point it had never run
+     * (0.41 GFLOP/s under {@code --quick}, still interpreted) beside a narrow worker its search had warmed.
      */
     List<Map<String, Object>> search(KernelKey key, int cores, int threads, int budget, long seed, MeasureSettings quick,
                                      MeasureSettings full, Consumer<String> log) {
