@@ -19,6 +19,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 import org.tunefarm.agent.link.LinkTls;
@@ -37,7 +38,14 @@ public final class AgentUpdate {
     static final String JAR_PATH = "/install/tunefarm-agent.jar";
     /** Between checks; the first is at once. Checks happen only between connections, never mid-lease. */
     static final long MIN_INTERVAL_MS = 60_000;
-    private static final long TIMEOUT_MS = 60_000;
+    /** To obtain a connection, and then the longest a request may go without a byte. */
+    private static final long CONNECT_TIMEOUT_MS = 10_000;
+    static final long IDLE_TIMEOUT_MS = 20_000;
+    /**
+     * The longest a whole GET may take, in case Vert.x's own timeouts never fire (seen once: a check
+     * hung 66 s with a 60 s request timeout set): the checksum is a line, the jar may come over a slow link.
+     */
+    private static final long CHECKSUM_DEADLINE_MS = 30_000, JAR_DEADLINE_MS = 600_000;
 
     /** What a check found. */
     public enum Outcome {
@@ -57,6 +65,7 @@ public final class AgentUpdate {
     private final Path jar;
     private final String version;
     private final LongSupplier clock;
+    private final long idleTimeoutMs;
     private long lastCheck = Long.MIN_VALUE;
     private String keptSha;
     private boolean saidUnavailable;
@@ -66,6 +75,11 @@ public final class AgentUpdate {
      * @param version the running version
      */
     public AgentUpdate(Vertx vertx, URI farm, LinkTls tls, Path jar, String version, LongSupplier clock) {
+        this(vertx, farm, tls, jar, version, clock, IDLE_TIMEOUT_MS);
+    }
+
+    AgentUpdate(Vertx vertx, URI farm, LinkTls tls, Path jar, String version, LongSupplier clock, long idleTimeoutMs) {
+        this.idleTimeoutMs = idleTimeoutMs;
         this.vertx = vertx;
         this.farm = farm;
         this.tls = tls;
@@ -82,11 +96,29 @@ public final class AgentUpdate {
         return check() == Outcome.REPLACED;
     }
 
-    /** One check; never throws. */
+    /**
+     * One check; never throws. A request that has no answer in time is asked once more on a new
+     * connection before the check gives up: a check that hangs costs the agent its update for a
+     * minute (the next check is that far off), and one stuck connection (a farm's proxy, a half-open
+     * socket, a board's flaky link) should not.
+     */
     public Outcome check() {
+        try {
+            try {
+                return checkOnce();
+            } catch (TimeoutException e) {
+                LOG.info(() -> "auto-update: " + e.getMessage() + "; asking again on a new connection");
+                return checkOnce();
+            }
+        } catch (Exception e) {
+            return unavailable(e.getMessage() != null ? e.getMessage() : e.toString());
+        }
+    }
+
+    private Outcome checkOnce() throws Exception {
         HttpClient http = vertx.createHttpClient(options());
         try {
-            Fetched sha = get(http, JAR_PATH + ".sha256");
+            Fetched sha = get(http, JAR_PATH + ".sha256", CHECKSUM_DEADLINE_MS);
             if (sha.status() == 404) {
                 if (!saidUnavailable) LOG.info(() -> "auto-update: " + farm + " serves no agent jar (404); carrying on with version " + version);
                 saidUnavailable = true;
@@ -97,13 +129,11 @@ public final class AgentUpdate {
             if (!served.matches("[0-9a-f]{64}")) return unavailable("the served .sha256 is not a SHA-256");
             if (served.equals(sha256(Files.readAllBytes(jar)))) return Outcome.CURRENT;
             if (served.equals(keptSha)) return Outcome.KEPT;
-            Fetched body = get(http, JAR_PATH);
+            Fetched body = get(http, JAR_PATH, JAR_DEADLINE_MS);
             if (body.status() != 200) return unavailable("GET " + JAR_PATH + " answered " + body.status());
             byte[] bytes = body.body().getBytes();
             if (!served.equals(sha256(bytes))) return unavailable("the served jar does not match its SHA-256; keeping version " + version);
             return install(bytes, served);
-        } catch (Exception e) {
-            return unavailable(e.getMessage() != null ? e.getMessage() : e.toString());
         } finally {
             http.close();
         }
@@ -139,18 +169,23 @@ public final class AgentUpdate {
 
     private record Fetched(int status, Buffer body) {}
 
-    private Fetched get(HttpClient http, String path) throws Exception {
-        RequestOptions req = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(farm + path).setTimeout(TIMEOUT_MS);
+    /** One GET; a {@link TimeoutException} naming the path when neither an answer nor Vert.x's own timeout came. */
+    private Fetched get(HttpClient http, String path, long deadlineMs) throws Exception {
+        RequestOptions req = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(farm + path)
+                .setConnectTimeout(CONNECT_TIMEOUT_MS).setIdleTimeout(idleTimeoutMs);
         Future<Fetched> f = http.request(req).compose(r -> r.send()).compose(resp -> resp.body().map(b -> new Fetched(resp.statusCode(), b)));
+        long started = System.nanoTime();
         try {
-            return f.toCompletionStage().toCompletableFuture().get(TIMEOUT_MS + 5_000, TimeUnit.MILLISECONDS);
+            return f.toCompletionStage().toCompletableFuture().get(deadlineMs, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof Exception x ? x : e;
+        } catch (TimeoutException e) {
+            throw new TimeoutException("GET " + path + " had no answer in " + (System.nanoTime() - started) / 1_000_000 + " ms");
         }
     }
 
     private HttpClientOptions options() {
-        HttpClientOptions o = new HttpClientOptions().setConnectTimeout(10_000);
+        HttpClientOptions o = new HttpClientOptions().setConnectTimeout((int) CONNECT_TIMEOUT_MS);
         if ("https".equals(farm.getScheme())) {
             o.setSsl(true).setVerifyHost(true);
             if (tls != null && tls.trustFile() != null) o.setTrustOptions(new PemTrustOptions().addCertPath(tls.trustFile().toString()));

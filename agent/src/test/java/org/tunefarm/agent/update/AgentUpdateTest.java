@@ -32,6 +32,8 @@ class AgentUpdateTest {
     @TempDir Path dir;
     HttpServer server;
     Vertx vertx;
+    /** Requests the server leaves unanswered, the connection open, before it answers again. */
+    final AtomicInteger unanswered = new AtomicInteger();
     /** Path → body; a path not here answers 404. */
     final Map<String, byte[]> served = new HashMap<>();
     final AtomicInteger jarFetches = new AtomicInteger();
@@ -59,6 +61,7 @@ class AgentUpdateTest {
     @BeforeEach void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", ex -> {
+            if (unanswered.getAndUpdate(n -> Math.max(0, n - 1)) > 0) return; // neither answered nor closed
             byte[] body = served.get(ex.getRequestURI().getPath());
             if (ex.getRequestURI().getPath().equals(AgentUpdate.JAR_PATH)) jarFetches.incrementAndGet();
             ex.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
@@ -130,5 +133,21 @@ class AgentUpdateTest {
         assertFalse(u.replacedIfDue(), "too soon to ask again");
         now[0] += AgentUpdate.MIN_INTERVAL_MS;
         assertTrue(u.replacedIfDue());
+    }
+
+    @Test void aRequestThatHangsIsAskedAgainOnANewConnection() throws IOException {
+        byte[] next = jar("1.2.0");
+        serve(next, AgentUpdate.sha256(next));
+        unanswered.set(1);
+        AgentUpdate u = new AgentUpdate(vertx, URI.create("http://127.0.0.1:" + server.getAddress().getPort()), null, running, "1.0.0",
+                System::currentTimeMillis, 1_000);
+        assertEquals(AgentUpdate.Outcome.REPLACED, u.check(), "the second asking is answered");
+        assertArrayEquals(next, Files.readAllBytes(running));
+
+        unanswered.set(2);
+        byte[] later = jar("1.3.0");
+        serve(later, AgentUpdate.sha256(later));
+        assertEquals(AgentUpdate.Outcome.UNAVAILABLE, u.check(), "asked twice, then the check gives up until the next");
+        assertArrayEquals(next, Files.readAllBytes(running), "and leaves the jar alone");
     }
 }
