@@ -32,9 +32,10 @@ public final class Conv2dFamily implements KernelFamily {
      * variable (gemm 7), and the pointwise GEMM in NHWC and the im2col and Winograd GEMMs read
      * their A in place where too few filters read a packed panel to pay for packing it
      * ({@code PackedGemm.packsA}). 6: their GEMMs pack B's blocks row by row across the panels (gemm 8).
-     * 7: four rows of a panel at a time, panel after panel (gemm 10).
+     * 7: four rows of a panel at a time, panel after panel (gemm 10). 8: the micro-kernels store
+     * their tile inline (gemm 11).
      */
-    @Override public int implementation() { return 7; }
+    @Override public int implementation() { return 8; }
 
     @Override public Workload workload(KernelKey key, long seed) {
         spec.validate(key);

@@ -83,7 +83,10 @@ final class UnrolledMicroKernels {
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
             c00 = madd(a0, b0, c00);
         }
-        store(c00, c, ci, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+        }
+        c00.intoArray(c, ci);
     }
 
     private static void k1x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -97,7 +100,10 @@ final class UnrolledMicroKernels {
                 c00 = madd(a0, b0, c00);
             }
         }
-        store(c00, c, ci, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+        }
+        c00.intoArray(c, ci);
     }
 
     private static void k1x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -108,7 +114,10 @@ final class UnrolledMicroKernels {
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
             c00 = madd(a0, b0, c00);
         }
-        store(c00, c, ci, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+        }
+        c00.intoArray(c, ci);
     }
 
     static void k1x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -127,7 +136,10 @@ final class UnrolledMicroKernels {
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
             c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
     }
 
     private static void k1x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -142,7 +154,10 @@ final class UnrolledMicroKernels {
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
     }
 
     private static void k1x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -154,7 +169,10 @@ final class UnrolledMicroKernels {
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
             c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
     }
 
     static void k1x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -174,7 +192,10 @@ final class UnrolledMicroKernels {
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
             c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
     }
 
     private static void k1x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -190,7 +211,10 @@ final class UnrolledMicroKernels {
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
     }
 
     private static void k1x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -203,7 +227,10 @@ final class UnrolledMicroKernels {
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
             c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
     }
 
     static void k1x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -224,7 +251,10 @@ final class UnrolledMicroKernels {
             FloatVector a0 = FloatVector.broadcast(S, a[ao]);
             c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
     }
 
     private static void k1x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -241,7 +271,10 @@ final class UnrolledMicroKernels {
                 c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
     }
 
     private static void k1x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -255,7 +288,10 @@ final class UnrolledMicroKernels {
             FloatVector a0 = FloatVector.broadcast(S, a[ai]);
             c00 = madd(a0, b0, c00); c01 = madd(a0, b1, c01); c02 = madd(a0, b2, c02); c03 = madd(a0, b3, c03);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
     }
 
     static void k2x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -276,8 +312,12 @@ final class UnrolledMicroKernels {
             FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
             c10 = madd(a1, b0, c10);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
     }
 
     private static void k2x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -294,8 +334,12 @@ final class UnrolledMicroKernels {
                 c10 = madd(a1, b0, c10);
             }
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
     }
 
     private static void k2x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -309,8 +353,12 @@ final class UnrolledMicroKernels {
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
             c10 = madd(a1, b0, c10);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
     }
 
     static void k2x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -332,8 +380,12 @@ final class UnrolledMicroKernels {
             FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
             c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
     }
 
     private static void k2x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -351,8 +403,12 @@ final class UnrolledMicroKernels {
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
     }
 
     private static void k2x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -367,8 +423,12 @@ final class UnrolledMicroKernels {
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
             c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
     }
 
     static void k2x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -391,8 +451,12 @@ final class UnrolledMicroKernels {
             FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
             c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
     }
 
     private static void k2x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -411,8 +475,12 @@ final class UnrolledMicroKernels {
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
     }
 
     private static void k2x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -428,8 +496,12 @@ final class UnrolledMicroKernels {
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
             c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
     }
 
     static void k2x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -453,8 +525,12 @@ final class UnrolledMicroKernels {
             FloatVector a1 = FloatVector.broadcast(S, a[ao + 1]);
             c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
     }
 
     private static void k2x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -474,8 +550,12 @@ final class UnrolledMicroKernels {
                 c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
     }
 
     private static void k2x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -492,8 +572,12 @@ final class UnrolledMicroKernels {
             FloatVector a1 = FloatVector.broadcast(S, a[ai + aRs]);
             c10 = madd(a1, b0, c10); c11 = madd(a1, b1, c11); c12 = madd(a1, b2, c12); c13 = madd(a1, b3, c13);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
     }
 
     static void k3x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -517,9 +601,14 @@ final class UnrolledMicroKernels {
             FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
             c20 = madd(a2, b0, c20);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
     }
 
     private static void k3x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -539,9 +628,14 @@ final class UnrolledMicroKernels {
                 c20 = madd(a2, b0, c20);
             }
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
     }
 
     private static void k3x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -558,9 +652,14 @@ final class UnrolledMicroKernels {
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
             c20 = madd(a2, b0, c20);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
     }
 
     static void k3x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -585,9 +684,14 @@ final class UnrolledMicroKernels {
             FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
     }
 
     private static void k3x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -608,9 +712,14 @@ final class UnrolledMicroKernels {
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
     }
 
     private static void k3x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -628,9 +737,14 @@ final class UnrolledMicroKernels {
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
     }
 
     static void k3x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -656,9 +770,14 @@ final class UnrolledMicroKernels {
             FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
     }
 
     private static void k3x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -680,9 +799,14 @@ final class UnrolledMicroKernels {
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
     }
 
     private static void k3x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -701,9 +825,14 @@ final class UnrolledMicroKernels {
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
     }
 
     static void k3x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -730,9 +859,14 @@ final class UnrolledMicroKernels {
             FloatVector a2 = FloatVector.broadcast(S, a[ao + 2]);
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
     }
 
     private static void k3x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -755,9 +889,14 @@ final class UnrolledMicroKernels {
                 c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
     }
 
     private static void k3x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -777,9 +916,14 @@ final class UnrolledMicroKernels {
             FloatVector a2 = FloatVector.broadcast(S, a[ai + 2 * aRs]);
             c20 = madd(a2, b0, c20); c21 = madd(a2, b1, c21); c22 = madd(a2, b2, c22); c23 = madd(a2, b3, c23);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
     }
 
     static void k4x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -806,10 +950,16 @@ final class UnrolledMicroKernels {
             FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
             c30 = madd(a3, b0, c30);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
     }
 
     private static void k4x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -832,10 +982,16 @@ final class UnrolledMicroKernels {
                 c30 = madd(a3, b0, c30);
             }
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
     }
 
     private static void k4x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -855,10 +1011,16 @@ final class UnrolledMicroKernels {
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
             c30 = madd(a3, b0, c30);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
     }
 
     static void k4x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -886,10 +1048,16 @@ final class UnrolledMicroKernels {
             FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
     }
 
     private static void k4x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -913,10 +1081,16 @@ final class UnrolledMicroKernels {
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
     }
 
     private static void k4x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -937,10 +1111,16 @@ final class UnrolledMicroKernels {
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
     }
 
     static void k4x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -969,10 +1149,16 @@ final class UnrolledMicroKernels {
             FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
     }
 
     private static void k4x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -997,10 +1183,16 @@ final class UnrolledMicroKernels {
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
     }
 
     private static void k4x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1022,10 +1214,16 @@ final class UnrolledMicroKernels {
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
     }
 
     static void k4x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1055,10 +1253,16 @@ final class UnrolledMicroKernels {
             FloatVector a3 = FloatVector.broadcast(S, a[ao + 3]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L); c33.intoArray(c, ci + 3 * ldc + 3 * L);
     }
 
     private static void k4x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -1084,10 +1288,16 @@ final class UnrolledMicroKernels {
                 c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L); c33.intoArray(c, ci + 3 * ldc + 3 * L);
     }
 
     private static void k4x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1110,10 +1320,16 @@ final class UnrolledMicroKernels {
             FloatVector a3 = FloatVector.broadcast(S, a[ai + 3 * aRs]);
             c30 = madd(a3, b0, c30); c31 = madd(a3, b1, c31); c32 = madd(a3, b2, c32); c33 = madd(a3, b3, c33);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L); c33.intoArray(c, ci + 3 * ldc + 3 * L);
     }
 
     static void k6x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1146,12 +1362,20 @@ final class UnrolledMicroKernels {
             FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
             c50 = madd(a5, b0, c50);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
+        c40.intoArray(c, ci + 4 * ldc);
+        c50.intoArray(c, ci + 5 * ldc);
     }
 
     private static void k6x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -1180,12 +1404,20 @@ final class UnrolledMicroKernels {
                 c50 = madd(a5, b0, c50);
             }
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
+        c40.intoArray(c, ci + 4 * ldc);
+        c50.intoArray(c, ci + 5 * ldc);
     }
 
     private static void k6x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1211,12 +1443,20 @@ final class UnrolledMicroKernels {
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
             c50 = madd(a5, b0, c50);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
+        c40.intoArray(c, ci + 4 * ldc);
+        c50.intoArray(c, ci + 5 * ldc);
     }
 
     static void k6x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1250,12 +1490,20 @@ final class UnrolledMicroKernels {
             FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L);
     }
 
     private static void k6x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -1285,12 +1533,20 @@ final class UnrolledMicroKernels {
                 c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L);
     }
 
     private static void k6x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1317,12 +1573,20 @@ final class UnrolledMicroKernels {
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L);
     }
 
     static void k6x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1357,12 +1621,20 @@ final class UnrolledMicroKernels {
             FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L);
     }
 
     private static void k6x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -1393,12 +1665,20 @@ final class UnrolledMicroKernels {
                 c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L);
     }
 
     private static void k6x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1426,12 +1706,20 @@ final class UnrolledMicroKernels {
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L);
     }
 
     static void k6x4(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1467,12 +1755,20 @@ final class UnrolledMicroKernels {
             FloatVector a5 = FloatVector.broadcast(S, a[ao + 5]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52); c53 = madd(a5, b3, c53);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate); store(c43, c, ci + 4 * ldc + 3 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate); store(c53, c, ci + 5 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 3 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L)); c43 = c43.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 3 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L)); c53 = c53.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L); c33.intoArray(c, ci + 3 * ldc + 3 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L); c43.intoArray(c, ci + 4 * ldc + 3 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L); c53.intoArray(c, ci + 5 * ldc + 3 * L);
     }
 
     private static void k6x4Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -1504,12 +1800,20 @@ final class UnrolledMicroKernels {
                 c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52); c53 = madd(a5, b3, c53);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate); store(c43, c, ci + 4 * ldc + 3 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate); store(c53, c, ci + 5 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 3 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L)); c43 = c43.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 3 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L)); c53 = c53.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L); c33.intoArray(c, ci + 3 * ldc + 3 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L); c43.intoArray(c, ci + 4 * ldc + 3 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L); c53.intoArray(c, ci + 5 * ldc + 3 * L);
     }
 
     private static void k6x4Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1538,12 +1842,20 @@ final class UnrolledMicroKernels {
             FloatVector a5 = FloatVector.broadcast(S, a[ai + 5 * aRs]);
             c50 = madd(a5, b0, c50); c51 = madd(a5, b1, c51); c52 = madd(a5, b2, c52); c53 = madd(a5, b3, c53);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate); store(c03, c, ci + 3 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate); store(c13, c, ci + ldc + 3 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate); store(c23, c, ci + 2 * ldc + 3 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate); store(c33, c, ci + 3 * ldc + 3 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate); store(c43, c, ci + 4 * ldc + 3 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate); store(c53, c, ci + 5 * ldc + 3 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L)); c03 = c03.add(FloatVector.fromArray(S, c, ci + 3 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L)); c13 = c13.add(FloatVector.fromArray(S, c, ci + ldc + 3 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L)); c23 = c23.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 3 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L)); c33 = c33.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 3 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L)); c43 = c43.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 3 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L)); c53 = c53.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 3 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L); c03.intoArray(c, ci + 3 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L); c13.intoArray(c, ci + ldc + 3 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L); c23.intoArray(c, ci + 2 * ldc + 3 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L); c33.intoArray(c, ci + 3 * ldc + 3 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L); c43.intoArray(c, ci + 4 * ldc + 3 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L); c53.intoArray(c, ci + 5 * ldc + 3 * L);
     }
 
     static void k8x1(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1582,14 +1894,24 @@ final class UnrolledMicroKernels {
             FloatVector a7 = FloatVector.broadcast(S, a[ao + 7]);
             c70 = madd(a7, b0, c70);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
+        c40.intoArray(c, ci + 4 * ldc);
+        c50.intoArray(c, ci + 5 * ldc);
+        c60.intoArray(c, ci + 6 * ldc);
+        c70.intoArray(c, ci + 7 * ldc);
     }
 
     private static void k8x1Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -1624,14 +1946,24 @@ final class UnrolledMicroKernels {
                 c70 = madd(a7, b0, c70);
             }
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
+        c40.intoArray(c, ci + 4 * ldc);
+        c50.intoArray(c, ci + 5 * ldc);
+        c60.intoArray(c, ci + 6 * ldc);
+        c70.intoArray(c, ci + 7 * ldc);
     }
 
     private static void k8x1Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1663,14 +1995,24 @@ final class UnrolledMicroKernels {
             FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
             c70 = madd(a7, b0, c70);
         }
-        store(c00, c, ci, accumulate);
-        store(c10, c, ci + ldc, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc));
+        }
+        c00.intoArray(c, ci);
+        c10.intoArray(c, ci + ldc);
+        c20.intoArray(c, ci + 2 * ldc);
+        c30.intoArray(c, ci + 3 * ldc);
+        c40.intoArray(c, ci + 4 * ldc);
+        c50.intoArray(c, ci + 5 * ldc);
+        c60.intoArray(c, ci + 6 * ldc);
+        c70.intoArray(c, ci + 7 * ldc);
     }
 
     static void k8x2(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1710,14 +2052,24 @@ final class UnrolledMicroKernels {
             FloatVector a7 = FloatVector.broadcast(S, a[ao + 7]);
             c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc)); c61 = c61.add(FloatVector.fromArray(S, c, ci + 6 * ldc + L));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc)); c71 = c71.add(FloatVector.fromArray(S, c, ci + 7 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L);
+        c60.intoArray(c, ci + 6 * ldc); c61.intoArray(c, ci + 6 * ldc + L);
+        c70.intoArray(c, ci + 7 * ldc); c71.intoArray(c, ci + 7 * ldc + L);
     }
 
     private static void k8x2Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -1753,14 +2105,24 @@ final class UnrolledMicroKernels {
                 c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc)); c61 = c61.add(FloatVector.fromArray(S, c, ci + 6 * ldc + L));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc)); c71 = c71.add(FloatVector.fromArray(S, c, ci + 7 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L);
+        c60.intoArray(c, ci + 6 * ldc); c61.intoArray(c, ci + 6 * ldc + L);
+        c70.intoArray(c, ci + 7 * ldc); c71.intoArray(c, ci + 7 * ldc + L);
     }
 
     private static void k8x2Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1793,14 +2155,24 @@ final class UnrolledMicroKernels {
             FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
             c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc)); c61 = c61.add(FloatVector.fromArray(S, c, ci + 6 * ldc + L));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc)); c71 = c71.add(FloatVector.fromArray(S, c, ci + 7 * ldc + L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L);
+        c60.intoArray(c, ci + 6 * ldc); c61.intoArray(c, ci + 6 * ldc + L);
+        c70.intoArray(c, ci + 7 * ldc); c71.intoArray(c, ci + 7 * ldc + L);
     }
 
     static void k8x3(int segments, int aSeg, int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1841,14 +2213,24 @@ final class UnrolledMicroKernels {
             FloatVector a7 = FloatVector.broadcast(S, a[ao + 7]);
             c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71); c72 = madd(a7, b2, c72);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate); store(c62, c, ci + 6 * ldc + 2 * L, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate); store(c72, c, ci + 7 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc)); c61 = c61.add(FloatVector.fromArray(S, c, ci + 6 * ldc + L)); c62 = c62.add(FloatVector.fromArray(S, c, ci + 6 * ldc + 2 * L));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc)); c71 = c71.add(FloatVector.fromArray(S, c, ci + 7 * ldc + L)); c72 = c72.add(FloatVector.fromArray(S, c, ci + 7 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L);
+        c60.intoArray(c, ci + 6 * ldc); c61.intoArray(c, ci + 6 * ldc + L); c62.intoArray(c, ci + 6 * ldc + 2 * L);
+        c70.intoArray(c, ci + 7 * ldc); c71.intoArray(c, ci + 7 * ldc + L); c72.intoArray(c, ci + 7 * ldc + 2 * L);
     }
 
     private static void k8x3Rows(int segments, int aSeg, int kc, float[] a, int ai, int aRs, float[] b, int bi,
@@ -1885,14 +2267,24 @@ final class UnrolledMicroKernels {
                 c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71); c72 = madd(a7, b2, c72);
             }
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate); store(c62, c, ci + 6 * ldc + 2 * L, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate); store(c72, c, ci + 7 * ldc + 2 * L, accumulate);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc)); c61 = c61.add(FloatVector.fromArray(S, c, ci + 6 * ldc + L)); c62 = c62.add(FloatVector.fromArray(S, c, ci + 6 * ldc + 2 * L));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc)); c71 = c71.add(FloatVector.fromArray(S, c, ci + 7 * ldc + L)); c72 = c72.add(FloatVector.fromArray(S, c, ci + 7 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L);
+        c60.intoArray(c, ci + 6 * ldc); c61.intoArray(c, ci + 6 * ldc + L); c62.intoArray(c, ci + 6 * ldc + 2 * L);
+        c70.intoArray(c, ci + 7 * ldc); c71.intoArray(c, ci + 7 * ldc + L); c72.intoArray(c, ci + 7 * ldc + 2 * L);
     }
 
     private static void k8x3Strided(int kc, float[] a, int ai, int aRs, int aCs, float[] b, int bi, int bRs,
@@ -1926,17 +2318,23 @@ final class UnrolledMicroKernels {
             FloatVector a7 = FloatVector.broadcast(S, a[ai + 7 * aRs]);
             c70 = madd(a7, b0, c70); c71 = madd(a7, b1, c71); c72 = madd(a7, b2, c72);
         }
-        store(c00, c, ci, accumulate); store(c01, c, ci + L, accumulate); store(c02, c, ci + 2 * L, accumulate);
-        store(c10, c, ci + ldc, accumulate); store(c11, c, ci + ldc + L, accumulate); store(c12, c, ci + ldc + 2 * L, accumulate);
-        store(c20, c, ci + 2 * ldc, accumulate); store(c21, c, ci + 2 * ldc + L, accumulate); store(c22, c, ci + 2 * ldc + 2 * L, accumulate);
-        store(c30, c, ci + 3 * ldc, accumulate); store(c31, c, ci + 3 * ldc + L, accumulate); store(c32, c, ci + 3 * ldc + 2 * L, accumulate);
-        store(c40, c, ci + 4 * ldc, accumulate); store(c41, c, ci + 4 * ldc + L, accumulate); store(c42, c, ci + 4 * ldc + 2 * L, accumulate);
-        store(c50, c, ci + 5 * ldc, accumulate); store(c51, c, ci + 5 * ldc + L, accumulate); store(c52, c, ci + 5 * ldc + 2 * L, accumulate);
-        store(c60, c, ci + 6 * ldc, accumulate); store(c61, c, ci + 6 * ldc + L, accumulate); store(c62, c, ci + 6 * ldc + 2 * L, accumulate);
-        store(c70, c, ci + 7 * ldc, accumulate); store(c71, c, ci + 7 * ldc + L, accumulate); store(c72, c, ci + 7 * ldc + 2 * L, accumulate);
-    }
-
-    private static void store(FloatVector acc, float[] c, int at, boolean accumulate) {
-        (accumulate ? acc.add(FloatVector.fromArray(S, c, at)) : acc).intoArray(c, at);
+        if (accumulate) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci)); c01 = c01.add(FloatVector.fromArray(S, c, ci + L)); c02 = c02.add(FloatVector.fromArray(S, c, ci + 2 * L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc)); c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L)); c12 = c12.add(FloatVector.fromArray(S, c, ci + ldc + 2 * L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc)); c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L)); c22 = c22.add(FloatVector.fromArray(S, c, ci + 2 * ldc + 2 * L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc)); c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L)); c32 = c32.add(FloatVector.fromArray(S, c, ci + 3 * ldc + 2 * L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc)); c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L)); c42 = c42.add(FloatVector.fromArray(S, c, ci + 4 * ldc + 2 * L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc)); c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L)); c52 = c52.add(FloatVector.fromArray(S, c, ci + 5 * ldc + 2 * L));
+            c60 = c60.add(FloatVector.fromArray(S, c, ci + 6 * ldc)); c61 = c61.add(FloatVector.fromArray(S, c, ci + 6 * ldc + L)); c62 = c62.add(FloatVector.fromArray(S, c, ci + 6 * ldc + 2 * L));
+            c70 = c70.add(FloatVector.fromArray(S, c, ci + 7 * ldc)); c71 = c71.add(FloatVector.fromArray(S, c, ci + 7 * ldc + L)); c72 = c72.add(FloatVector.fromArray(S, c, ci + 7 * ldc + 2 * L));
+        }
+        c00.intoArray(c, ci); c01.intoArray(c, ci + L); c02.intoArray(c, ci + 2 * L);
+        c10.intoArray(c, ci + ldc); c11.intoArray(c, ci + ldc + L); c12.intoArray(c, ci + ldc + 2 * L);
+        c20.intoArray(c, ci + 2 * ldc); c21.intoArray(c, ci + 2 * ldc + L); c22.intoArray(c, ci + 2 * ldc + 2 * L);
+        c30.intoArray(c, ci + 3 * ldc); c31.intoArray(c, ci + 3 * ldc + L); c32.intoArray(c, ci + 3 * ldc + 2 * L);
+        c40.intoArray(c, ci + 4 * ldc); c41.intoArray(c, ci + 4 * ldc + L); c42.intoArray(c, ci + 4 * ldc + 2 * L);
+        c50.intoArray(c, ci + 5 * ldc); c51.intoArray(c, ci + 5 * ldc + L); c52.intoArray(c, ci + 5 * ldc + 2 * L);
+        c60.intoArray(c, ci + 6 * ldc); c61.intoArray(c, ci + 6 * ldc + L); c62.intoArray(c, ci + 6 * ldc + 2 * L);
+        c70.intoArray(c, ci + 7 * ldc); c71.intoArray(c, ci + 7 * ldc + L); c72.intoArray(c, ci + 7 * ldc + 2 * L);
     }
 }

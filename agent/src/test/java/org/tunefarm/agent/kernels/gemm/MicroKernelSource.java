@@ -88,13 +88,7 @@ public final class MicroKernelSource {
         out.append(String.join(",\n", entries)).append(");\n\n");
         out.append("    private UnrolledMicroKernels() {}\n");
         for (int[] t : TILES) tile(out, t);
-        out.append("""
-
-                    private static void store(FloatVector acc, float[] c, int at, boolean accumulate) {
-                        (accumulate ? acc.add(FloatVector.fromArray(S, c, at)) : acc).intoArray(c, at);
-                    }
-                }
-                """);
+        out.append("}\n");
         return out.toString();
     }
 
@@ -192,10 +186,28 @@ public final class MicroKernelSource {
         }
     }
 
+    /**
+     * The tile's stores, written out here rather than through a helper: in the 24-accumulator
+     * kernels C2 reached its node budget before the stores at the end (NodeCountInliningCutoff),
+     * called such a helper out of line with each accumulator boxed, and when that helper was
+     * recompiled (its accumulate branch first taken by a later K slice) ran it interpreted a
+     * while, Vector API and all: an 8x3 GEMM at 512^3 measured 7x its speed for a second in a
+     * worker that had run other points. The Vector API's own methods are always inlined.
+     */
     private static void stores(StringBuilder out, int rows, int vecs) {
+        out.append("        if (accumulate) {\n");
         for (int r = 0; r < rows; r++) {
             List<String> s = new ArrayList<>();
-            for (int v = 0; v < vecs; v++) s.add("store(c" + r + v + ", c, " + plus(plus("ci", r, "ldc"), v, "L") + ", accumulate);");
+            for (int v = 0; v < vecs; v++) {
+                String acc = "c" + r + v;
+                s.add(acc + " = " + acc + ".add(FloatVector.fromArray(S, c, " + plus(plus("ci", r, "ldc"), v, "L") + "));");
+            }
+            out.append("            ").append(String.join(" ", s)).append('\n');
+        }
+        out.append("        }\n");
+        for (int r = 0; r < rows; r++) {
+            List<String> s = new ArrayList<>();
+            for (int v = 0; v < vecs; v++) s.add("c" + r + v + ".intoArray(c, " + plus(plus("ci", r, "ldc"), v, "L") + ");");
             out.append("        ").append(String.join(" ", s)).append('\n');
         }
         out.append("    }\n");
