@@ -129,11 +129,11 @@ public final class GemmSpec implements KernelSpec {
             // alternating cycles) 8x2 64/1024/1024 ran a median 189 GFLOP/s at 1024^3 on one thread
             // against 118 for the 128/1024/256 that led here before, and 6x3, 6x2 and 4x3 over the
             // same blocks 174-193. Alone on L1-resident panels (MicroKernelProbe) 6x3 and 8x2 ran
-            // 214-220 GFLOP/s, 4x3 203-213, 6x2 198-205. 6x4 and 8x3, 24 accumulators, ran 123-153
-            // there while their stores went through a helper C2 left out of line (gemm 11 writes
-            // them inline); since, 6x4 64/1024/1024 ran 190-195 in one JVM beside 8x2's 185-191 at
-            // 512^3 and 1024^3 on one thread (349 and 354 at 1024^3 on two; all 50 at 128 bits), so
-            // it is third, and 8x3 126-145 with K in slices, 72 in one: seeded after.
+            // 214-220 GFLOP/s, 4x3 203-213, 6x2 198-205, 6x4 and 8x3 (24 accumulators) 123-153. In
+            // a GEMM the 24-accumulator tiles' stores went through a helper C2 left out of line
+            // (gemm 11 writes them inline); since, 6x4 64/1024/1024 ran 190-195 in one JVM beside
+            // 8x2's 185-191 at 512^3 and 1024^3 on one thread (354 against 349 at 1024^3 on two;
+            // all about 50 at 128 bits), so it is third; 8x3 126-145: seeded after.
             for (int[] tile : new int[][] {{8, 2}, {6, 3}, {6, 4}, {6, 2}, {4, 3}}) {
                 out.add(vector(ps, 64, 1024, 1024, tile[0], tile[1], 1, 1, threads));
             }

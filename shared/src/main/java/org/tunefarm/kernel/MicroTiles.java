@@ -19,7 +19,7 @@ package org.tunefarm.kernel;
  * packed 1024^3 GEMM in one JVM it measured 0.98x of 3x3 (all stores to the tile's first vector)
  * or 0.72x (each store to its own row, 4 KB apart): the micro-kernel is not what the AVX2 GEMM
  * lacks there. On a Zen 5 under {@code -XX:UseAVX=2} (the 256-bit peak 112 GFLOP/s, OpenBLAS's
- * Haswell set 104-107 at 512^3), a scalar store of one lane (the C tile's first float, restored
+ * Haswell set 102-107 at 512^3), a scalar store of one lane (the C tile's first float, restored
  * after the loop) after rows 2 and 4 held 6x2 in registers at 106-110 on L1-resident panels,
  * against 98-102 for 3x3, but the packed 512^3 GEMM on it ran 44 GFLOP/s, 3x3 86-92: with panels
  * streaming through L2 the store held the broadcasts back (the likely cause, not confirmed with

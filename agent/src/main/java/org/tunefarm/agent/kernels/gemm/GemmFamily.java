@@ -40,7 +40,7 @@ public final class GemmFamily implements KernelFamily {
      * block is packed four rows of a panel at a time, panel after panel ({@link MicroPanels#packBRows});
      * same answers, the packing 1.5-2.3x as fast on a Zen 5 at 8x2. 11: the micro-kernels store
      * their tile inline rather than through a helper C2 left out of line in the 24-accumulator
-     * tiles (each accumulator boxed); same answers, 6x4 1.6-1.75x and 8x3 1.1-1.25x at 512^3 and
+     * tiles (each accumulator boxed); same answers, 6x4 1.6-1.8x and 8x3 1.05-1.25x at 512^3 and
      * 1024^3 on a Zen 5, the others unchanged.
      */
     @Override public int implementation() { return 11; }
