@@ -39,8 +39,7 @@ public final class AgentUpdate {
     /** Between checks; the first is at once. Checks happen only between connections, never mid-lease. */
     static final long MIN_INTERVAL_MS = 60_000;
     /** To obtain a connection, and then the longest a request may go without a byte. */
-    private static final long CONNECT_TIMEOUT_MS = 10_000;
-    static final long IDLE_TIMEOUT_MS = 20_000;
+    private static final long CONNECT_TIMEOUT_MS = 10_000, IDLE_TIMEOUT_MS = 20_000;
     /**
      * The longest a whole GET may take, in case Vert.x's own timeouts never fire (seen once: a check
      * hung 66 s with a 60 s request timeout set): the checksum is a line, the jar may come over a slow link.

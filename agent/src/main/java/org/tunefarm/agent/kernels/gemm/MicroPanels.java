@@ -131,10 +131,10 @@ final class MicroPanels {
      * panel's kc rows was a short read a whole row of B (4 KB at n = 1024) past the last, a new page
      * every time, which the hardware prefetchers do not follow: one row across all panels ran the
      * packed 1024^3 GEMM at 4x2 1.01-1.13x as fast as panel by panel on a Zen 3 (7 and 11
-     * interleaved rounds in one JVM). On a Zen 5, one row across all panels wrote 16 streams 64 KB apart at 8x2 (512-bit) and
-     * packed a 1024 x 1024 block in 0.36-0.50 ms, four rows per visit in 0.16-0.18 (a 512 x 512 one
-     * 0.052-0.078 against 0.034-0.042; six rounds in one JVM, the same panels). {@code width} is a
-     * whole number of vectors, as every micro-tile's is.
+     * interleaved rounds in one JVM). On a Zen 5, one row across all panels wrote 16 streams 64 KB
+     * apart at 8x2 (512-bit) and packed a 1024 x 1024 block in 0.36-0.50 ms, four rows per visit in
+     * 0.16-0.18 (a 512 x 512 one 0.052-0.078 against 0.034-0.042; six rounds in one JVM, the same
+     * panels). {@code width} is a whole number of vectors, as every micro-tile's is.
      */
     static void packBRows(float[] b, int ldb, int p0, int kc, int from, int to, int j0, int j1, int width, float[] dst, int at) {
         int lanes = S.length(), panel = kc * width, full = (j1 - j0) / width, real = j1 - j0 - full * width;
