@@ -13,9 +13,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Packing is inside every GEMM call, so its speed counts: a 512^3 GEMM on the 3x3 tile spent
  * about a seventh of its time here (JFR samples, 14% of them) when A was packed row by row into
  * strided stores and B copied with one {@code System.arraycopy} per 24-float row. A full A panel
- * is now written in order, all its rows' values of one k step together (the common heights
- * written out, so each step is straight-line loads and stores), and a full B panel's rows are
- * vector copies: 11% of the samples, the rest is reading A and B from beyond L2. B's block is
+ * is now written in order, a vector of k steps of all its rows at a time, transposed by lane
+ * shuffles ({@link PanelTranspose}), and a full B panel's rows are vector copies. B's block is
  * packed a few rows at a time across its panels ({@link #packBRows}), so that reading is along B's rows.
  */
 final class MicroPanels {
@@ -28,21 +27,9 @@ final class MicroPanels {
     static void packA(float[] a, int lda, int rowEnd, int i0, int p0, int kc, int rows, float[] dst, int at) {
         int real = Math.min(rows, rowEnd - i0);
         int s = i0 * lda + p0;
-        if (real == rows) {
-            switch (rows) {
-                case 2 -> { packA2(a, s, s + lda, kc, dst, at); return; }
-                case 3 -> { packA3(a, s, s + lda, s + 2 * lda, kc, dst, at); return; }
-                case 4 -> { packA4(a, s, s + lda, s + 2 * lda, s + 3 * lda, kc, dst, at); return; }
-                case 6 -> {
-                    packA6(a, s, s + lda, s + 2 * lda, s + 3 * lda, s + 4 * lda, s + 5 * lda, kc, dst, at);
-                    return;
-                }
-                case 8 -> {
-                    packA8(a, s, lda, kc, dst, at);
-                    return;
-                }
-                default -> { }
-            }
+        if (real == rows && PanelTranspose.handles(rows)) {
+            PanelTranspose.pack(a, s, lda, kc, rows, dst, at);
+            return;
         }
         for (int r = 0; r < real; r++) {
             int src = s + r * lda;
@@ -50,62 +37,6 @@ final class MicroPanels {
         }
         for (int r = real; r < rows; r++) {
             for (int p = 0; p < kc; p++) dst[at + p * rows + r] = 0f;
-        }
-    }
-
-    // One method per height, each with its constant stride: sharing them (six and eight as two
-    // passes of three and four, the stride a parameter) made 512^3 at 3x3 0.91x as fast (15
-    // interleaved rounds in one JVM, every round slower).
-    private static void packA2(float[] a, int s0, int s1, int kc, float[] dst, int at) {
-        for (int p = 0; p < kc; p++) {
-            int d = at + 2 * p;
-            dst[d] = a[s0 + p];
-            dst[d + 1] = a[s1 + p];
-        }
-    }
-
-    private static void packA3(float[] a, int s0, int s1, int s2, int kc, float[] dst, int at) {
-        for (int p = 0; p < kc; p++) {
-            int d = at + 3 * p;
-            dst[d] = a[s0 + p];
-            dst[d + 1] = a[s1 + p];
-            dst[d + 2] = a[s2 + p];
-        }
-    }
-
-    private static void packA4(float[] a, int s0, int s1, int s2, int s3, int kc, float[] dst, int at) {
-        for (int p = 0; p < kc; p++) {
-            int d = at + 4 * p;
-            dst[d] = a[s0 + p];
-            dst[d + 1] = a[s1 + p];
-            dst[d + 2] = a[s2 + p];
-            dst[d + 3] = a[s3 + p];
-        }
-    }
-
-    private static void packA6(float[] a, int s0, int s1, int s2, int s3, int s4, int s5, int kc, float[] dst, int at) {
-        for (int p = 0; p < kc; p++) {
-            int d = at + 6 * p;
-            dst[d] = a[s0 + p];
-            dst[d + 1] = a[s1 + p];
-            dst[d + 2] = a[s2 + p];
-            dst[d + 3] = a[s3 + p];
-            dst[d + 4] = a[s4 + p];
-            dst[d + 5] = a[s5 + p];
-        }
-    }
-
-    /** Eight rows as two panels' worth of four, interleaved: four source streams at a time. */
-    private static void packA8(float[] a, int s, int lda, int kc, float[] dst, int at) {
-        for (int half = 0; half < 2; half++) {
-            int s0 = s + 4 * half * lda, s1 = s0 + lda, s2 = s1 + lda, s3 = s2 + lda;
-            for (int p = 0; p < kc; p++) {
-                int d = at + 8 * p + 4 * half;
-                dst[d] = a[s0 + p];
-                dst[d + 1] = a[s1 + p];
-                dst[d + 2] = a[s2 + p];
-                dst[d + 3] = a[s3 + p];
-            }
         }
     }
 

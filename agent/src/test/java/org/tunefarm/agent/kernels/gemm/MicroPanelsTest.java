@@ -8,13 +8,14 @@ import org.junit.jupiter.api.Test;
 /** Packed panels hold exactly the layout the micro-kernels read: checked against its definition, padding included. */
 class MicroPanelsTest {
 
-    private static final int LDA = 23, LDB = 53, ROWS_OF_A = 13;
+    private static final int LDA = 61, LDB = 53, ROWS_OF_A = 13;
 
     @Test void anAPanelIsItsRowsColumnByColumnZeroPadded() {
         float[] a = values(ROWS_OF_A * LDA);
         for (int rows = 1; rows <= 8; rows++)
             for (int i0 = 0; i0 < ROWS_OF_A; i0 += 3)
-                for (int kc : new int[] {1, 5, 17}) {
+                // a tail shorter than a vector, one vector and a tail, several vectors of steps and a tail
+                for (int kc : new int[] {1, 5, 17, 53}) {
                     int p0 = 2, at = 7;
                     float[] got = new float[at + kc * rows + 3];
                     Arrays.fill(got, -1f); // stale values the packing must overwrite (or leave, past the panel)
