@@ -34,11 +34,13 @@ final class ConvPoint {
         return TunedSearch.validIn(space, SPEC.seeds(key, threads));
     }
 
-    /** A short name for tables: "NHWC im2col 8x2 256/96/16 t1". */
+    /** A short name for tables: "NHWC im2col 8x2 256/96/16 t1", "NCHW gemm 8x2 1024/128/256 packed t1". */
     static String name(Map<String, Object> p) {
         if ("scalar".equals(p.get("kernel"))) return p.get("layout") + " scalar direct t" + p.get("threads");
+        String input = "NCHW".equals(p.get("layout")) && "gemm".equals(p.get("algo"))
+                ? (Integer.valueOf(1).equals(p.get("packInput")) ? " packed" : " in place") : "";
         return p.get("layout") + " " + p.get("algo") + " " + p.get("microRows") + "x" + p.get("microVecs") + " "
-                + p.get("tileP") + "/" + p.get("tileK") + "/" + p.get("tileC") + " t" + p.get("threads");
+                + p.get("tileP") + "/" + p.get("tileK") + "/" + p.get("tileC") + input + " t" + p.get("threads");
     }
 
     /** "conv1 3->32 3x3/2 @224". */

@@ -21,7 +21,12 @@ import org.tunefarm.space.SearchSpace;
  * blocks of {@code tileP} 2x2 output tiles) and, for pointwise layers (1x1, stride 1, no
  * padding), {@code gemm} (the layer is one GEMM over the tensors as they lie, on the packed
  * micro-kernels: no copy). {@code tileK} and {@code tileC} block the output and input channels
- * (the GEMM's N and K), {@code threads} splits the output positions.
+ * (the GEMM's N and K), {@code threads} splits the output positions. {@code packInput} is for the
+ * NCHW GEMM alone, whose B is the input: packed into the micro-kernels' panels on every call (1) or
+ * read in place (0). Which is faster depends on the layer and the vector width: with few filters
+ * each panel is read only a few times, so packing it costs more than it saves (in place 1.16-1.26x
+ * on MobileNetV2's block3-project, 24 filters, and block2-expand at 512 bits on a Zen 5), but
+ * packed won by 1.1-1.3x with many filters or long panels, and on block2-expand under AVX2.
  */
 public final class Conv2dSpec implements KernelSpec {
 
@@ -32,11 +37,12 @@ public final class Conv2dSpec implements KernelSpec {
     /**
      * The scalar loops use no tiles and run only the direct algorithm; 24 accumulators fill the
      * 32 vector registers of AVX-512 and NEON (as in {@link GemmSpec}); a device with fewer gets
-     * only the tiles its file holds ({@link #forDevice}).
+     * only the tiles its file holds ({@link #forDevice}); only the NCHW GEMM packs its input by choice.
      */
     public static final List<String> CONSTRAINTS = List.of(
             "kernel == \"vector\" || (algo == \"direct\" && microRows == 1 && microVecs == 1 && tileP == 16 && tileK == 16 && tileC == 16)",
-            "microRows * microVecs <= 24");
+            "microRows * microVecs <= 24",
+            "packInput == 0 || (algo == \"gemm\" && layout == \"NCHW\")");
 
     /** Added for shapes Winograd F(2x2, 3x3) does not compute: anything but 3x3, stride 1, dilation 1. */
     public static final String NO_WINOGRAD = "algo != \"winograd\"";
@@ -132,18 +138,19 @@ public final class Conv2dSpec implements KernelSpec {
                 Parameter.ints("tileP", Tiles.fitting(TILE_P, positions)),
                 Parameter.ints("tileK", Tiles.fitting(TILE_K, key.dim("K"))),
                 Parameter.ints("tileC", Tiles.fitting(TILE_C, reduction)),
-                Parameter.ints("threads", IntStream.rangeClosed(1, cores).toArray()));
+                Parameter.ints("threads", IntStream.rangeClosed(1, cores).toArray()),
+                Parameter.ints("packInput", 0, 1));
     }
 
     /** Plain direct loops over NCHW on one thread: the textbook convolution a framework starts from. */
     @Override public Map<String, Object> defaultConfig(KernelKey key, int cores) {
         return Tiles.config(parameters(key, cores), Map.of("layout", "NCHW", "algo", "direct", "kernel", "scalar",
-                "microRows", 1, "microVecs", 1, "tileP", 16, "tileK", 16, "tileC", 16, "threads", 1));
+                "microRows", 1, "microVecs", 1, "tileP", 16, "tileK", 16, "tileC", 16, "threads", 1, "packInput", 0));
     }
 
     /**
      * The layouts and algorithms found fast on MobileNetV2's layers: for pointwise layers one GEMM
-     * on the packed 8x2 and 4x3 tiles (in both layouts); NHWC direct on 6x2 and 4x3 register
+     * on the packed 8x2 and 4x3 tiles (in both layouts, NCHW's input packed and in place); NHWC direct on 6x2 and 4x3 register
      * tiles, NCHW direct on 8x1, and im2col on the GEMM's packed 8x2 and 6x2 tiles, with tiles cut
      * to the layer's domains. Then AVX2's tiles (3x3, 4x2), where none of those fits: last, so a
      * 32-register device's seeds still lead its search; last of all NHWC direct on 2x4, two output
@@ -154,7 +161,8 @@ public final class Conv2dSpec implements KernelSpec {
         List<Parameter> ps = parameters(key, threads);
         List<Map<String, Object>> out = new ArrayList<>();
         if (gemmFits(key)) {
-            out.add(vector(ps, "NCHW", "gemm", 8, 2, 1024, 128, 256, threads));
+            out.add(vector(ps, "NCHW", "gemm", 8, 2, 1024, 128, 256, threads, 1));
+            out.add(vector(ps, "NCHW", "gemm", 8, 2, 1024, 128, 256, threads, 0));
             out.add(vector(ps, "NHWC", "gemm", 8, 2, 128, 512, 256, threads));
             out.add(vector(ps, "NHWC", "gemm", 4, 3, 128, 512, 256, threads));
         }
@@ -176,8 +184,14 @@ public final class Conv2dSpec implements KernelSpec {
 
     private static Map<String, Object> vector(List<Parameter> ps, String layout, String algo, int rows, int vecs, int tileP, int tileK, int tileC,
                                               int threads) {
-        return Tiles.config(ps, Map.of("layout", layout, "algo", algo, "kernel", "vector", "microRows", rows, "microVecs", vecs,
-                "tileP", tileP, "tileK", tileK, "tileC", tileC, "threads", threads));
+        return vector(ps, layout, algo, rows, vecs, tileP, tileK, tileC, threads, 0);
+    }
+
+    private static Map<String, Object> vector(List<Parameter> ps, String layout, String algo, int rows, int vecs, int tileP, int tileK, int tileC,
+                                              int threads, int packInput) {
+        return Tiles.config(ps, Map.ofEntries(Map.entry("layout", layout), Map.entry("algo", algo), Map.entry("kernel", "vector"),
+                Map.entry("microRows", rows), Map.entry("microVecs", vecs), Map.entry("tileP", tileP), Map.entry("tileK", tileK),
+                Map.entry("tileC", tileC), Map.entry("threads", threads), Map.entry("packInput", packInput)));
     }
 
     @Override public double flops(KernelKey key) {

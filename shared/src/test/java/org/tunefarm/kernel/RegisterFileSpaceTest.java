@@ -86,6 +86,7 @@ class RegisterFileSpaceTest {
         p.put("tileK", 128);
         p.put("tileC", 64);
         p.put("threads", 1);
+        p.put("packInput", 0);
         return s.isValid(s.index(p));
     }
 

@@ -33,9 +33,11 @@ public final class Conv2dFamily implements KernelFamily {
      * their A in place where too few filters read a packed panel to pay for packing it
      * ({@code PackedGemm.packsA}). 6: their GEMMs pack B's blocks row by row across the panels (gemm 8).
      * 7: four rows of a panel at a time, panel after panel (gemm 10). 8: the micro-kernels store
-     * their tile inline (gemm 11). 9: their A panels are packed by lane shuffles (gemm 12).
+     * their tile inline (gemm 11). 9: their A panels are packed by lane shuffles (gemm 12). 10: the
+     * NCHW pointwise GEMM reads its input in place unless the point packs it ({@code packInput}, new
+     * in the space, so every index moves).
      */
-    @Override public int implementation() { return 9; }
+    @Override public int implementation() { return 10; }
 
     @Override public Workload workload(KernelKey key, long seed) {
         spec.validate(key);

@@ -8,10 +8,10 @@ import java.util.Set;
  * for the space's constraints, except that Winograd refuses shapes it does not compute.
  */
 record ConvConfig(boolean nhwc, String algo, boolean vector, int microRows, int microVecs,
-                  int tileP, int tileK, int tileC, int threads) {
+                  int tileP, int tileK, int tileC, int threads, boolean packInput) {
 
     private static final Set<String> NAMES = Set.of("layout", "algo", "kernel", "microRows", "microVecs",
-            "tileP", "tileK", "tileC", "threads");
+            "tileP", "tileK", "tileC", "threads", "packInput");
     static final int MAX_THREADS = 256;
 
     ConvConfig {
@@ -24,6 +24,7 @@ record ConvConfig(boolean nhwc, String algo, boolean vector, int microRows, int 
         positive("tileC", tileC);
         positive("threads", threads);
         if (threads > MAX_THREADS) throw new IllegalArgumentException("threads: at most " + MAX_THREADS + ", got " + threads);
+        if (packInput && (nhwc || !algo.equals("gemm"))) throw new IllegalArgumentException("packInput: only the NCHW gemm packs its input by choice");
     }
 
     /** @throws IllegalArgumentException naming a missing, unknown or malformed parameter */
@@ -37,7 +38,7 @@ record ConvConfig(boolean nhwc, String algo, boolean vector, int microRows, int 
         if (!kernel.equals("scalar") && !kernel.equals("vector")) throw new IllegalArgumentException("kernel: expected scalar or vector, got " + kernel);
         return new ConvConfig(layout.equals("NHWC"), text(params, "algo"), kernel.equals("vector"),
                 integer(params, "microRows"), integer(params, "microVecs"), integer(params, "tileP"),
-                integer(params, "tileK"), integer(params, "tileC"), integer(params, "threads"));
+                integer(params, "tileK"), integer(params, "tileC"), integer(params, "threads"), flag(params, "packInput"));
     }
 
     static String text(Map<String, Object> params, String name) {
@@ -50,6 +51,12 @@ record ConvConfig(boolean nhwc, String algo, boolean vector, int microRows, int 
         Object v = params.get(name);
         if (!(v instanceof Number n) || n.doubleValue() != n.intValue()) throw new IllegalArgumentException(name + ": expected an integer, got " + v);
         return n.intValue();
+    }
+
+    static boolean flag(Map<String, Object> params, String name) {
+        int v = integer(params, name);
+        if (v != 0 && v != 1) throw new IllegalArgumentException(name + ": expected 0 or 1, got " + v);
+        return v == 1;
     }
 
     static void positive(String name, int v) {

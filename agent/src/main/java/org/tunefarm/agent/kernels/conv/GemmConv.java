@@ -16,7 +16,8 @@ import org.tunefarm.agent.kernels.gemm.PackedGemm;
  * a micro-tile let two threads share a 7 x 7 layer evenly, where whole tileP blocks left one
  * thread idle. In NHWC the filters (the GEMM's B) are packed once, when the layer is built, and
  * the input (A) is read in place unless enough filters read each packed panel to pay for packing
- * it ({@link PackedGemm#packsA}): a layer of 24 filters ran 1.5x faster so.
+ * it ({@link PackedGemm#packsA}): a layer of 24 filters ran 1.5x faster so. In NCHW the input is
+ * B, packed on every call or read in place as the point says ({@code packInput}).
  */
 final class GemmConv implements ConvKernel {
 
@@ -41,7 +42,7 @@ final class GemmConv implements ConvKernel {
             unit = width;
             unitsPerMatrix = (positions + unit - 1) / unit;
             gemm = new PackedGemm(filterMatrix, in, g.k(), positions, g.c(), config.tileK(), config.tileP(), config.tileC(),
-                    rows, config.microVecs(), true, true);
+                    rows, config.microVecs(), true, config.packInput());
         }
     }
 

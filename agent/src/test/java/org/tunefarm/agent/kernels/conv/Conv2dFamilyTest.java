@@ -69,6 +69,10 @@ class Conv2dFamilyTest {
                     for (int[] t : MICRO_TILES) {
                         assertCorrect(w, config(layout, algo, "vector", t[0], t[1], 16, 16, 16, 1));
                         assertCorrect(w, config(layout, algo, "vector", t[0], t[1], 32, 64, 4, 2));
+                        if (algo.equals("gemm") && layout.equals("NCHW")) {
+                            assertCorrect(w, packingInput(config(layout, algo, "vector", t[0], t[1], 16, 16, 16, 1)));
+                            assertCorrect(w, packingInput(config(layout, algo, "vector", t[0], t[1], 32, 64, 4, 2)));
+                        }
                     }
                 }
             }
@@ -122,7 +126,10 @@ class Conv2dFamilyTest {
     @Test void gemmSharesThatCrossImagesMatchTheReference() {
         ConvWorkload w = (ConvWorkload) FAMILY.workload(SHAPES.get(5), 4);
         for (String layout : List.of("NCHW", "NHWC")) {
-            for (int threads = 2; threads <= 5; threads++) assertCorrect(w, config(layout, "gemm", "vector", 4, 1, 16, 16, 8, threads));
+            for (int threads = 2; threads <= 5; threads++) {
+                assertCorrect(w, config(layout, "gemm", "vector", 4, 1, 16, 16, 8, threads));
+                if (layout.equals("NCHW")) assertCorrect(w, packingInput(config(layout, "gemm", "vector", 4, 1, 16, 16, 8, threads)));
+            }
         }
     }
 
@@ -166,6 +173,14 @@ class Conv2dFamilyTest {
         m.put("tileK", tileK);
         m.put("tileC", tileC);
         m.put("threads", threads);
+        m.put("packInput", 0);
+        return m;
+    }
+
+    /** As {@link #config}, the input packed on every call: NCHW gemm only. */
+    static Map<String, Object> packingInput(Map<String, Object> config) {
+        Map<String, Object> m = new LinkedHashMap<>(config);
+        m.put("packInput", 1);
         return m;
     }
 
