@@ -15,6 +15,8 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.tunefarm.coordinator.api.ApiVerticle;
 import org.tunefarm.coordinator.audit.Audit;
@@ -60,6 +62,8 @@ public final class Coordinator implements AutoCloseable {
     private Leadership leadership;
     private Credentials credentials;
     private LogStreams streams;
+    /** Periodic timers this coordinator set outside any verticle: cancelled first on close. */
+    private final List<Long> timers = new ArrayList<>();
     private final Refusals refusals = new Refusals();
 
     public Coordinator(CoordinatorConfig config) {
@@ -126,7 +130,7 @@ public final class Coordinator implements AutoCloseable {
                 vertx.eventBus().publish(FarmVerticle.MEMBER_JOINED, joined, new DeliveryOptions().setLocalOnly(true));
             }
         });
-        vertx.setPeriodic(CatchUp.EVERY_MS, t -> copies.fromAll());
+        timers.add(vertx.setPeriodic(CatchUp.EVERY_MS, t -> copies.fromAll()));
         leadership = new Leadership(vertx, hazelcast, nodeId, config.quorum(), copies::caughtUp,
                 () -> new FarmVerticle(records, sweeps, replication, config.heartbeatMs(), restored, this::heads));
         await(leadership.start());
@@ -139,7 +143,7 @@ public final class Coordinator implements AutoCloseable {
         api = new ApiVerticle(config.withPorts(config.httpPort(), bridge.actualPort()), refusals, this::leading,
                 () -> copies.health().put("measuredTwice", records.measuredTwice()), audit, credentials, bridge::stats, watch, farmId);
         await(vertx.deployVerticle(api));
-        metrics.start(vertx, watch::agents, new ReplicationLag(vertx, nodeId, cluster::getNodes, records::count));
+        timers.add(metrics.start(vertx, watch::agents, new ReplicationLag(vertx, nodeId, cluster::getNodes, records::count)));
         return this;
     }
 
@@ -206,6 +210,9 @@ public final class Coordinator implements AutoCloseable {
     }
 
     @Override public void close() throws Exception {
+        // Vert.x leaves the cluster before its event loops stop, and a timer firing in between asked a
+        // Hazelcast member that was no longer running (HazelcastInstanceNotActiveException at the demo's end).
+        if (vertx != null) timers.forEach(vertx::cancelTimer);
         if (credentials != null) credentials.stop();
         if (streams != null) streams.close();
         if (vertx != null) {

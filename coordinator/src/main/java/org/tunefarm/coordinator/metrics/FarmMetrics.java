@@ -77,10 +77,11 @@ public final class FarmMetrics implements ObservedRecords.Observer {
      * Starts reading the cluster-wide figures once a second.
      *
      * @param agents the agents as the dashboard last read them from the cluster map
+     * @return the timer's id, for the owner to cancel before the cluster member leaves
      */
-    public void start(Vertx vertx, Supplier<List<FarmView.AgentState>> agents, ReplicationLag lag) {
+    public long start(Vertx vertx, Supplier<List<FarmView.AgentState>> agents, ReplicationLag lag) {
         lag.register(registry);
-        vertx.setPeriodic(1, REFRESH_MS, t -> {
+        return vertx.setPeriodic(1, REFRESH_MS, t -> {
             refresh(agents.get());
             for (var e : expiries.entrySet()) {
                 vertx.sharedData().getCounter(FarmVerticle.EXPIRIES_COUNTER_PREFIX + e.getKey()).compose(c -> c.get())
