@@ -46,7 +46,7 @@ final class PanelTranspose {
     }
 
     /**
-     * Packs A[row s / lda ..., s + r * lda + p] for r < rows, p < kc into {@code dst[at + p * rows + r]};
+     * Packs {@code a[s + r * lda + p]} for r < rows, p < kc into {@code dst[at + p * rows + r]};
      * rows as {@link #handles}. Whole vectors of steps by shuffles, the last kc % L steps one by one.
      */
     static void pack(float[] a, int s, int lda, int kc, int rows, float[] dst, int at) {
