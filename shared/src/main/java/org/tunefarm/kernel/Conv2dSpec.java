@@ -24,9 +24,9 @@ import org.tunefarm.space.SearchSpace;
  * (the GEMM's N and K), {@code threads} splits the output positions. {@code packInput} is for the
  * NCHW GEMM alone, whose B is the input: packed into the micro-kernels' panels on every call (1) or
  * read in place (0). Which is faster depends on the layer and the vector width: with few filters
- * each panel is read only a few times, so packing it costs more than it saves (in place 1.16-1.26x
- * on MobileNetV2's block3-project, 24 filters, and block2-expand at 512 bits on a Zen 5), but
- * packed won by 1.1-1.3x with many filters or long panels, and on block2-expand under AVX2.
+ * each panel is read only a few times, so packing it costs more than it saves (in place 1.10-1.26x
+ * on MobileNetV2's block3-project, 24 filters, and 1.16x on block2-expand at 512 bits on a Zen 5),
+ * but packed won by 1.1-1.3x with many filters or long panels, and on block2-expand under AVX2.
  */
 public final class Conv2dSpec implements KernelSpec {
 
@@ -150,9 +150,9 @@ public final class Conv2dSpec implements KernelSpec {
 
     /**
      * The layouts and algorithms found fast on MobileNetV2's layers: for pointwise layers one GEMM
-     * on the packed 8x2 and 4x3 tiles (in both layouts, NCHW's input packed and in place); NHWC direct on 6x2 and 4x3 register
-     * tiles, NCHW direct on 8x1, and im2col on the GEMM's packed 8x2 and 6x2 tiles, with tiles cut
-     * to the layer's domains. Then AVX2's tiles (3x3, 4x2), where none of those fits: last, so a
+     * on the packed 8x2 and 4x3 tiles (in both layouts; NCHW's input packed and in place); NHWC
+     * direct on 6x2 and 4x3 register tiles, NCHW direct on 8x1, and im2col on the GEMM's packed 8x2
+     * and 6x2 tiles, with tiles cut to the layer's domains. Then AVX2's tiles (3x3, 4x2), where none of those fits: last, so a
      * 32-register device's seeds still lead its search; last of all NHWC direct on 2x4, two output
      * positions by 32 filters at 8 lanes, all of a first layer's filters in one tile (MobileNetV2's
      * 3-channel stem on a Zen 3, interleaved in one JVM: 1.11-1.20x 4x2 at 1 thread, 1.16x at 2).

@@ -109,6 +109,26 @@ class Conv2dFamilyTest {
         assertThrows(IllegalArgumentException.class, () -> FAMILY.candidate(strided, config("NCHW", "winograd", "vector", 4, 2, 16, 16, 16, 1)));
     }
 
+    /** Packing the input is a choice of the NCHW GEMM alone: valid there, refused by name elsewhere. */
+    @Test void onlyTheNchwGemmPacksItsInputByChoice() {
+        KernelKey pointwise = SHAPES.get(5);
+        assertTrue(Conv2dSpec.gemmFits(pointwise), pointwise.id());
+        SearchSpace space = SPEC.space(pointwise, 2);
+        assertTrue(space.isValid(space.index(packingInput(config("NCHW", "gemm", "vector", 4, 2, 16, 16, 16, 1)))));
+        ConvWorkload w = (ConvWorkload) FAMILY.workload(pointwise, 1);
+        for (Map<String, Object> elsewhere : List.of(config("NHWC", "gemm", "vector", 4, 2, 16, 16, 16, 1),
+                config("NCHW", "im2col", "vector", 4, 2, 16, 16, 16, 1))) {
+            Map<String, Object> p = packingInput(elsewhere);
+            assertFalse(space.isValid(space.index(p)), p.toString());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FAMILY.candidate(w, p));
+            assertTrue(e.getMessage().startsWith("packInput"), e.getMessage());
+        }
+        Map<String, Object> two = config("NCHW", "gemm", "vector", 4, 2, 16, 16, 16, 1);
+        two.put("packInput", 2);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FAMILY.candidate(w, two));
+        assertEquals("packInput: expected 0 or 1, got 2", e.getMessage());
+    }
+
     @Test void gemmIsValidOnlyForPointwiseLayersAtStrideOneWithoutPadding() {
         for (KernelKey key : SHAPES) {
             SearchSpace space = SPEC.space(key, 2);
