@@ -1,5 +1,10 @@
 package org.tunefarm.agent.kernels.conv;
 
+import static org.tunefarm.agent.kernels.KernelParams.flag;
+import static org.tunefarm.agent.kernels.KernelParams.integer;
+import static org.tunefarm.agent.kernels.KernelParams.positive;
+import static org.tunefarm.agent.kernels.KernelParams.text;
+
 import java.util.Map;
 import java.util.Set;
 
@@ -39,27 +44,5 @@ record ConvConfig(boolean nhwc, String algo, boolean vector, int microRows, int 
         return new ConvConfig(layout.equals("NHWC"), text(params, "algo"), kernel.equals("vector"),
                 integer(params, "microRows"), integer(params, "microVecs"), integer(params, "tileP"),
                 integer(params, "tileK"), integer(params, "tileC"), integer(params, "threads"), flag(params, "packInput"));
-    }
-
-    static String text(Map<String, Object> params, String name) {
-        Object v = params.get(name);
-        if (!(v instanceof String s)) throw new IllegalArgumentException(name + ": expected a string, got " + v);
-        return s;
-    }
-
-    static int integer(Map<String, Object> params, String name) {
-        Object v = params.get(name);
-        if (!(v instanceof Number n) || n.doubleValue() != n.intValue()) throw new IllegalArgumentException(name + ": expected an integer, got " + v);
-        return n.intValue();
-    }
-
-    static boolean flag(Map<String, Object> params, String name) {
-        int v = integer(params, name);
-        if (v != 0 && v != 1) throw new IllegalArgumentException(name + ": expected 0 or 1, got " + v);
-        return v == 1;
-    }
-
-    static void positive(String name, int v) {
-        if (v <= 0) throw new IllegalArgumentException(name + " must be positive, got " + v);
     }
 }

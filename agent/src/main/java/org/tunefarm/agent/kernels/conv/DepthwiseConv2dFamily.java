@@ -3,6 +3,7 @@ package org.tunefarm.agent.kernels.conv;
 import java.util.Map;
 import java.util.Set;
 import org.tunefarm.agent.kernels.KernelFamily;
+import org.tunefarm.agent.kernels.KernelParams;
 import org.tunefarm.agent.kernels.VectorWidth;
 import org.tunefarm.kernel.DepthwiseConv2dSpec;
 import org.tunefarm.kernel.KernelKey;
@@ -39,14 +40,14 @@ public final class DepthwiseConv2dFamily implements KernelFamily {
         for (String k : params.keySet()) {
             if (!NAMES.contains(k)) throw new IllegalArgumentException("unknown depthwise_conv2d parameter '" + k + "'");
         }
-        String layout = ConvConfig.text(params, "layout"), kernel = ConvConfig.text(params, "kernel"), over = ConvConfig.text(params, "vectorOver");
+        String layout = KernelParams.text(params, "layout"), kernel = KernelParams.text(params, "kernel"), over = KernelParams.text(params, "vectorOver");
         if (!layout.equals("NCHW") && !layout.equals("NHWC")) throw new IllegalArgumentException("layout: expected NCHW or NHWC, got " + layout);
         if (!kernel.equals("scalar") && !kernel.equals("vector")) throw new IllegalArgumentException("kernel: expected scalar or vector, got " + kernel);
         if (!over.equals("width") && !over.equals("channels")) throw new IllegalArgumentException("vectorOver: expected width or channels, got " + over);
-        int tileH = ConvConfig.integer(params, "tileH"), tileC = ConvConfig.integer(params, "tileC"), threads = ConvConfig.integer(params, "threads");
-        ConvConfig.positive("tileH", tileH);
-        ConvConfig.positive("tileC", tileC);
-        ConvConfig.positive("threads", threads);
+        int tileH = KernelParams.integer(params, "tileH"), tileC = KernelParams.integer(params, "tileC"), threads = KernelParams.integer(params, "threads");
+        KernelParams.positive("tileH", tileH);
+        KernelParams.positive("tileC", tileC);
+        KernelParams.positive("threads", threads);
         if (threads > ConvConfig.MAX_THREADS) throw new IllegalArgumentException("threads: at most " + ConvConfig.MAX_THREADS + ", got " + threads);
         ConvGeometry g = layout.equals("NHWC") ? w.nhwc : w.nchw;
         DepthwiseBlocks blocks = new DepthwiseBlocks(g, tileC, tileH);

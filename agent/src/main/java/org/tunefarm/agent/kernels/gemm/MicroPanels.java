@@ -27,10 +27,7 @@ final class MicroPanels {
     static void packA(float[] a, int lda, int rowEnd, int i0, int p0, int kc, int rows, float[] dst, int at) {
         int real = Math.min(rows, rowEnd - i0);
         int s = i0 * lda + p0;
-        if (real == rows && PanelTranspose.handles(rows)) {
-            PanelTranspose.pack(a, s, lda, kc, rows, dst, at);
-            return;
-        }
+        if (real == rows && PanelTranspose.pack(a, s, lda, kc, rows, dst, at)) return;
         for (int r = 0; r < real; r++) {
             int src = s + r * lda;
             for (int p = 0; p < kc; p++) dst[at + p * rows + r] = a[src + p];

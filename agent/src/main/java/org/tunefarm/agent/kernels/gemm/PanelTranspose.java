@@ -40,16 +40,12 @@ final class PanelTranspose {
 
     private PanelTranspose() {}
 
-    /** Whether {@link #pack} handles a panel of this height. */
-    static boolean handles(int rows) {
-        return rows == 2 || rows == 3 || rows == 4 || rows == 6 || rows == 8;
-    }
-
     /**
-     * Packs {@code a[s + r * lda + p]} for r < rows, p < kc into {@code dst[at + p * rows + r]};
-     * rows as {@link #handles}. Whole vectors of steps by shuffles, the last kc % L steps one by one.
+     * Packs {@code a[s + r * lda + p]} for r < rows, p < kc into {@code dst[at + p * rows + r]}:
+     * whole vectors of steps by shuffles, the last kc % L steps one by one. Returns false, packing
+     * nothing, for a height it has no shuffles for (2, 3, 4, 6 and 8 rows it has).
      */
-    static void pack(float[] a, int s, int lda, int kc, int rows, float[] dst, int at) {
+    static boolean pack(float[] a, int s, int lda, int kc, int rows, float[] dst, int at) {
         int whole = kc - kc % L;
         switch (rows) {
             case 2 -> pack2(a, s, lda, whole, dst, at);
@@ -57,11 +53,12 @@ final class PanelTranspose {
             case 4 -> pack4(a, s, lda, whole, dst, at);
             case 6 -> pack6(a, s, lda, whole, dst, at);
             case 8 -> pack8(a, s, lda, whole, dst, at);
-            default -> throw new IllegalArgumentException("no shuffled packing for " + rows + " rows");
+            default -> { return false; }
         }
         for (int p = whole; p < kc; p++) {
             for (int r = 0; r < rows; r++) dst[at + p * rows + r] = a[s + r * lda + p];
         }
+        return true;
     }
 
     private static void pack2(float[] a, int s, int lda, int whole, float[] dst, int at) {
